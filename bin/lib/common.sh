@@ -1,0 +1,95 @@
+# Shared helpers for bin/seckill: messages, the JDK, ports, pid files, waiting. Sourced, not run.
+
+die() { echo "seckill: $*" >&2; exit 1; }
+say() { echo "seckill: $*" >&2; }
+
+# Finds a JDK >= 21: JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm.
+find_jdk() {
+  local candidates=() j v
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  for j in /usr/lib/jvm/temurin-25-jdk-amd64 $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do candidates+=("${j%/}"); done
+  for j in "${candidates[@]}"; do
+    [ -x "$j/bin/java" ] && [ -f "$j/release" ] || continue
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$j/release")
+    if [ -n "$v" ] && [ "$v" -ge 21 ]; then echo "$j"; return 0; fi
+  done
+  return 1
+}
+
+use_jdk() {
+  JAVA_HOME=$(find_jdk) || die "no JDK 21+ found: set JAVA_HOME or install one under /usr/lib/jvm (e.g. temurin-25-jdk)"
+  export JAVA_HOME
+  JAVA="$JAVA_HOME/bin/java"
+  JAVA_FLAGS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+  [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")" -ge 24 ] || JAVA_FLAGS=(--enable-native-access=ALL-UNNAMED)
+}
+
+port_in_use() { [ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ]; }
+
+pidfile() { echo "$RUN/pids/$1.pid"; }
+
+# Prints the pid of a component this stack started, if that process is still alive.
+live_pid() {
+  local f p
+  f=$(pidfile "$1")
+  [ -f "$f" ] || return 1
+  p=$(cat "$f" 2>/dev/null)
+  [ -n "$p" ] && kill -0 "$p" 2>/dev/null || return 1
+  echo "$p"
+}
+
+# Refuses to start a component on a port somebody else holds.
+claim_port() {
+  local name=$1 port=$2
+  port_in_use "$port" && die "port $port for $name is already taken by another process (set ${3:-its port variable} to move it)"
+  return 0
+}
+
+# wait_for NAME SECONDS LOG CMD...: polls CMD until it succeeds; fails with the log path if it does not in time.
+wait_for() {
+  local name=$1 secs=$2 log=$3; shift 3
+  local deadline=$((SECONDS + secs)) pid
+  until "$@" >/dev/null 2>&1; do
+    if pid=$(live_pid "$name"); then :; elif [ -f "$(pidfile "$name")" ]; then
+      die "$name failed to start (process exited): see $log"
+    fi
+    [ $SECONDS -lt $deadline ] || die "$name did not become ready in ${secs}s: see $log"
+    sleep 0.2
+  done
+}
+
+# spawn NAME LOG CMD...: runs CMD in its own session in the background and records its pid.
+spawn() {
+  local name=$1 log=$2; shift 2
+  mkdir -p "$RUN/pids" "$(dirname "$log")"
+  setsid "$@" >>"$log" 2>&1 < /dev/null &
+  echo $! > "$(pidfile "$name")"
+}
+
+# stop_pid NAME SIGNAL SECONDS: signals the recorded pid and waits for it to exit, then SIGKILLs it.
+stop_pid() {
+  local name=$1 sig=$2 secs=$3 pid deadline
+  pid=$(live_pid "$name") || { rm -f "$(pidfile "$name")"; return 0; }
+  kill "-$sig" "$pid" 2>/dev/null
+  deadline=$((SECONDS + secs))
+  while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    say "$name did not stop in ${secs}s; killing it"
+    kill -KILL "$pid" 2>/dev/null
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  fi
+  rm -f "$(pidfile "$name")"
+}
+
+http_ok() { curl -fsS -m 3 -o /dev/null "$1"; }
+
+# Reads a secret from the environment or from a file in the run directory, creating it once.
+kept_secret() {
+  local var=$1 file="$RUN/$2"
+  if [ -n "${!var:-}" ]; then echo "${!var}"; return; fi
+  if [ ! -s "$file" ]; then
+    mkdir -p "$RUN"
+    (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=\n' > "$file")
+  fi
+  cat "$file"
+}

@@ -1,0 +1,60 @@
+package dev.seckill.app;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.seckill.db.Database;
+import io.helidon.config.Config;
+import io.helidon.logging.common.LogConfig;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.redisson.api.RedissonClient;
+import dev.seckill.redis.RedisClients;
+
+import java.util.Map;
+
+/** Starts the service: config, clients, routing, server. */
+public final class Main {
+
+    private static final System.Logger LOG = System.getLogger(Main.class.getName());
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        LogConfig.configureRuntime();
+        Config config = Config.create();
+
+        HikariDataSource db = Database.pool(config.get("db"));
+        Database.migrate(db);
+        RedissonClient redis = RedisClients.create(config.get("redis"));
+        Admin kafkaAdmin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get("kafka.bootstrap").asString().get(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000));
+
+        WebServer server = WebServer.builder()
+                .config(config.get("server"))
+                .addFeature(ObserveFeature.builder()
+                        .addObserver(DependencyChecks.observer(redis, kafkaAdmin, db))
+                        .addObserver(MetricsObserver.builder().build())
+                        .build())
+                .routing(Main::routing)
+                .build()
+                .start();
+
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.stop();
+            kafkaAdmin.close();
+            redis.shutdown();
+            db.close();
+        }, "seckill-shutdown"));
+        LOG.log(System.Logger.Level.INFO, "seckill service listening on http://127.0.0.1:" + server.port());
+    }
+
+    static void routing(HttpRouting.Builder routing) {
+        routing.get("/api/ping", (req, res) -> res.send("{\"code\":\"OK\"}"));
+    }
+}

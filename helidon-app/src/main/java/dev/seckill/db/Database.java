@@ -1,0 +1,40 @@
+package dev.seckill.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.helidon.config.Config;
+import org.flywaydb.core.Flyway;
+
+import javax.sql.DataSource;
+
+/** The MySQL/MariaDB connection pool, and the schema migrations from {@code sql/} applied at start. */
+public final class Database {
+
+    private Database() {
+    }
+
+    public static HikariDataSource pool(Config db) {
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName("seckill-db");
+        hc.setJdbcUrl(db.get("url").asString().get());
+        hc.setUsername(db.get("user").asString().get());
+        hc.setPassword(db.get("password").asString().orElse(""));
+        hc.setMaximumPoolSize(db.get("pool").asInt().orElse(8));
+        // Times are stored in UTC whatever the server's zone is.
+        hc.setConnectionInitSql("SET time_zone = '+00:00'");
+        // Do not block start-up when the DB is down: health says so, and requests that need it fail with 503.
+        hc.setInitializationFailTimeout(-1);
+        hc.setConnectionTimeout(2000);
+        hc.setValidationTimeout(1000);
+        return new HikariDataSource(hc);
+    }
+
+    /** Applies the versioned migrations (Flyway keeps its own history table and lock, so instances may race). */
+    public static void migrate(DataSource ds) {
+        Flyway.configure()
+                .dataSource(ds)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+    }
+}
