@@ -1,0 +1,208 @@
+package dev.seckill.testkit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The stack that {@code bin/seckill} started for the tests: its ports, secrets and run directory, read from the
+ * same environment variables the script uses (defaults are those of the local {@code bin/seckill up} stack), and a
+ * way to drive the script itself (stop, start, restart a component).
+ */
+public final class Stack {
+
+    private static final Stack INSTANCE = new Stack();
+
+    private final Path home;
+    private final Path runDir;
+
+    private Stack() {
+        this.home = findHome();
+        String run = env("SECKILL_RUN_DIR", home.resolve(".run/local").toString());
+        this.runDir = Path.of(run).isAbsolute() ? Path.of(run) : home.resolve(run);
+    }
+
+    public static Stack get() {
+        return INSTANCE;
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    public Path runDir() {
+        return runDir;
+    }
+
+    public int edgePort() {
+        return port("SECKILL_EDGE_PORT", 8080);
+    }
+
+    public int servicePort() {
+        return port("SECKILL_SERVICE_PORT", 8081);
+    }
+
+    public int writerPort() {
+        return port("SECKILL_WRITER_PORT", 8082);
+    }
+
+    public int redisPort() {
+        return port("SECKILL_REDIS_PORT", 16379);
+    }
+
+    public int dbPort() {
+        return port("SECKILL_DB_PORT", 13306);
+    }
+
+    public int kafkaPort() {
+        return port("SECKILL_KAFKA_PORT", 19092);
+    }
+
+    public String edgeUrl() {
+        return "http://127.0.0.1:" + edgePort();
+    }
+
+    public String serviceUrl() {
+        return "http://127.0.0.1:" + servicePort();
+    }
+
+    public String writerUrl() {
+        return "http://127.0.0.1:" + writerPort();
+    }
+
+    public String kafkaBootstrap() {
+        return "127.0.0.1:" + kafkaPort();
+    }
+
+    public String redisAddress() {
+        return "redis://127.0.0.1:" + redisPort();
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:mariadb://127.0.0.1:" + dbPort() + "/seckill";
+    }
+
+    public Connection db() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(), "seckill", "seckill");
+    }
+
+    public String adminToken() {
+        return secret("SECKILL_ADMIN_TOKEN", "admin-token");
+    }
+
+    public String tokenSecret() {
+        return secret("SECKILL_TOKEN_SECRET", "token-secret");
+    }
+
+    /** The environment a process of this stack gets: the test's own plus the stack's variables. */
+    public Map<String, String> environment() {
+        return Map.of("SECKILL_RUN_DIR", runDir.toString(),
+                "SECKILL_EDGE_PORT", Integer.toString(edgePort()),
+                "SECKILL_SERVICE_PORT", Integer.toString(servicePort()),
+                "SECKILL_WRITER_PORT", Integer.toString(writerPort()),
+                "SECKILL_REDIS_PORT", Integer.toString(redisPort()),
+                "SECKILL_DB_PORT", Integer.toString(dbPort()),
+                "SECKILL_KAFKA_PORT", Integer.toString(kafkaPort()),
+                "SECKILL_ADMIN_TOKEN", adminToken(),
+                "SECKILL_TOKEN_SECRET", tokenSecret());
+    }
+
+    /**
+     * Runs {@code bin/seckill args...} against this stack and returns its output; fails the test if it exits
+     * non-zero or takes longer than the timeout.
+     */
+    public String seckill(Duration timeout, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(home.resolve("bin/seckill").toString());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().putAll(environment());
+        try {
+            Path out = Files.createTempFile("seckill-cmd", ".log");
+            Process p = pb.redirectOutput(out.toFile()).start();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("bin/seckill " + String.join(" ", args) + " took longer than " + timeout);
+            }
+            String text = Files.readString(out);
+            Files.deleteIfExists(out);
+            if (p.exitValue() != 0) {
+                throw new AssertionError("bin/seckill " + String.join(" ", args) + " failed: " + text);
+            }
+            return text;
+        } catch (IOException e) {
+            throw new AssertionError("failed to run bin/seckill: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** The pid bin/seckill recorded for a component, or -1 when it has none. */
+    public long pid(String component) {
+        try {
+            Path f = runDir.resolve("pids").resolve(component + ".pid");
+            return Files.exists(f) ? Long.parseLong(Files.readString(f).trim()) : -1;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** SIGKILLs a component (a crash, not a stop) and waits until the process is gone. */
+    public void kill9(String component) {
+        long pid = pid(component);
+        if (pid <= 0) {
+            throw new AssertionError(component + " has no pid file in " + runDir);
+        }
+        ProcessHandle.of(pid).ifPresent(ph -> {
+            ph.destroyForcibly();
+            Await.until(Duration.ofSeconds(20), () -> !ph.isAlive(), component + " to die");
+        });
+    }
+
+    private String secret(String var, String file) {
+        String v = System.getenv(var);
+        if (v != null && !v.isEmpty()) {
+            return v;
+        }
+        try {
+            return Files.readString(runDir.resolve(file), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException(var + " is not set and " + runDir.resolve(file)
+                    + " is unreadable: start the stack with bin/seckill up or run bin/seckill test", e);
+        }
+    }
+
+    private static int port(String var, int def) {
+        return Integer.parseInt(env(var, Integer.toString(def)));
+    }
+
+    private static String env(String var, String def) {
+        String v = System.getenv(var);
+        return v == null || v.isEmpty() ? def : v;
+    }
+
+    private static Path findHome() {
+        String h = System.getenv("SECKILL_HOME");
+        if (h != null && !h.isEmpty()) {
+            return Path.of(h);
+        }
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.exists(p.resolve("bin/seckill"))) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            throw new IllegalStateException("cannot find the repository root (bin/seckill); set SECKILL_HOME");
+        }
+        return p;
+    }
+}
