@@ -2,16 +2,15 @@ package dev.seckill.app;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.db.Database;
+import dev.seckill.redis.RedisClients;
 import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.redisson.api.RedissonClient;
-import dev.seckill.redis.RedisClients;
 
 import java.util.Map;
 
@@ -34,27 +33,27 @@ public final class Main {
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get("kafka.bootstrap").asString().get(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000));
+        // Observers first: metrics configures the global registry, and meters must be registered after that.
+        ObserveFeature observe = ObserveFeature.builder()
+                .addObserver(DependencyChecks.observer(redis, kafkaAdmin, db))
+                .addObserver(MetricsObserver.builder().build())
+                .build();
+        Wiring wiring = Wiring.create(config, redis, kafkaAdmin, db);
 
         WebServer server = WebServer.builder()
                 .config(config.get("server"))
-                .addFeature(ObserveFeature.builder()
-                        .addObserver(DependencyChecks.observer(redis, kafkaAdmin, db))
-                        .addObserver(MetricsObserver.builder().build())
-                        .build())
-                .routing(Main::routing)
+                .addFeature(observe)
+                .routing(wiring::routing)
                 .build()
                 .start();
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();
+            wiring.close();
             kafkaAdmin.close();
             redis.shutdown();
             db.close();
         }, "seckill-shutdown"));
         LOG.log(System.Logger.Level.INFO, "seckill service listening on http://127.0.0.1:" + server.port());
-    }
-
-    static void routing(HttpRouting.Builder routing) {
-        routing.get("/api/ping", (req, res) -> res.send("{\"code\":\"OK\"}"));
     }
 }

@@ -1,0 +1,133 @@
+package dev.seckill.app;
+
+import dev.seckill.admin.AdminAuth;
+import dev.seckill.admin.AdminService;
+import dev.seckill.admin.ConsumerLag;
+import dev.seckill.event.OrderEvent;
+import dev.seckill.http.ErrorHandlers;
+import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.LoginService;
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.order.OrderRepository;
+import dev.seckill.order.OrderService;
+import dev.seckill.purchase.EdgeFlags;
+import dev.seckill.purchase.LimiterSettings;
+import dev.seckill.purchase.OrderIds;
+import dev.seckill.purchase.OrderPublisher;
+import dev.seckill.purchase.PurchaseMetrics;
+import dev.seckill.purchase.PurchaseService;
+import dev.seckill.purchase.Purchaser;
+import dev.seckill.purchase.SoldOutFlags;
+import dev.seckill.purchase.StockReserver;
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.ScriptRunner;
+import dev.seckill.sale.SaleCatalog;
+import dev.seckill.sale.SaleRepository;
+import dev.seckill.sale.SaleService;
+import dev.seckill.sale.SaleStock;
+import dev.seckill.sale.SaleViews;
+import io.helidon.config.Config;
+import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.Metrics;
+import org.apache.kafka.clients.admin.Admin;
+import org.redisson.api.RedissonClient;
+
+import javax.sql.DataSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Builds the services from config and clients, and lays out the routes. Constructors only, no container. */
+final class Wiring implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Wiring.class.getName());
+
+    private final OrderPublisher publisher;
+    private final SaleService sales;
+    private final PurchaseService purchases;
+    private final OrderService orders;
+    private final AdminService admin;
+    private final LoginService login;
+
+    private Wiring(OrderPublisher publisher, SaleService sales, PurchaseService purchases, OrderService orders,
+                   AdminService admin, LoginService login) {
+        this.publisher = publisher;
+        this.sales = sales;
+        this.purchases = purchases;
+        this.orders = orders;
+        this.admin = admin;
+        this.login = login;
+    }
+
+    static Wiring create(Config config, RedissonClient redis, Admin kafkaAdmin, DataSource db) {
+        Clock clock = Clock.systemUTC();
+        Config app = config.get("seckill");
+        String secret = app.get("token.secret").asString().orElse("");
+        TokenSigner signer = new TokenSigner(secret, Duration.ofSeconds(app.get("token.ttl-seconds").asLong().orElse(86400L)), clock);
+        Authenticator auth = new Authenticator(signer);
+        AdminAuth adminAuth = new AdminAuth(app.get("admin.token").asString().orElse(""));
+        if (!adminAuth.enabled()) {
+            LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");
+        }
+
+        ScriptRunner scripts = new ScriptRunner(redis);
+        scripts.loadAll();
+        SaleRepository saleRepository = new SaleRepository(db);
+        SaleCatalog catalog = new SaleCatalog(saleRepository, clock);
+        SaleStock stock = new SaleStock(redis, scripts);
+        SaleViews views = new SaleViews(stock, clock);
+        OrderRepository orderRepository = new OrderRepository(db);
+
+        LimiterSettings limiter = new LimiterSettings(app.get("limiter.rate").asDouble().orElse(1.0),
+                app.get("limiter.burst").asInt().orElse(3));
+        PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
+        OrderPublisher publisher = OrderPublisher.create(config.get("kafka"));
+        Purchaser purchaser = new Purchaser(new StockReserver(scripts, limiter), publisher,
+                new OrderIds(clock, nodeId(app, redis)),
+                new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L)),
+                new EdgeFlags(app.get("edge.admin").asString().orElse("")), metrics, clock);
+
+        ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
+                config.get("kafka.writer-group").asString().orElse("seckill-writer"));
+        return new Wiring(publisher,
+                new SaleService(saleRepository, catalog, views, clock),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter),
+                new OrderService(auth, orderRepository, saleRepository, redis, clock),
+                new AdminService(adminAuth, saleRepository, catalog, stock, views, orderRepository, lag),
+                app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null);
+    }
+
+    void routing(HttpRouting.Builder routing) {
+        ErrorHandlers.register(routing);
+        routing.register("/api/sales", sales, purchases)
+                .register("/api/orders", orders)
+                .register("/admin", admin);
+        if (login != null) {
+            routing.register("/api/login", login);
+        }
+    }
+
+    /**
+     * This instance's order-id node number: {@code seckill.node} when set, else the next value of a Redis counter
+     * (distinct across live instances), else random when Redis is down at start (logged: ids could then collide
+     * with another instance's only if both drew the same number).
+     */
+    private static long nodeId(Config app, RedissonClient redis) {
+        var configured = app.get("node").asLong();
+        if (configured.isPresent()) {
+            return configured.get() % (1L << OrderIds.NODE_BITS);
+        }
+        try {
+            return Math.floorMod(redis.getAtomicLong(Keys.nodeSequence()).incrementAndGet(), 1L << OrderIds.NODE_BITS);
+        } catch (RuntimeException e) {
+            long n = ThreadLocalRandom.current().nextLong(1L << OrderIds.NODE_BITS);
+            LOG.log(System.Logger.Level.WARNING, "failed to draw a node number from Redis, using random " + n + ": " + e.getMessage());
+            return n;
+        }
+    }
+
+    @Override
+    public void close() {
+        publisher.close();
+    }
+}

@@ -1,0 +1,5 @@
+package dev.seckill.identity;
+
+/** A verified user. */
+public record User(long id) {
+}

@@ -1,0 +1,51 @@
+package dev.seckill.order;
+
+import dev.seckill.http.Unavailable;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/** Reads orders the batch writer has written (the service never writes them). */
+public final class OrderRepository {
+
+    private final DataSource db;
+
+    public OrderRepository(DataSource db) {
+        this.db = db;
+    }
+
+    /** A written order: (sale, user) and price. */
+    public record Row(long orderId, long saleId, long userId, long priceCents) {
+    }
+
+    public Optional<Row> find(long orderId) {
+        String sql = "SELECT order_id, sale_id, user_id, price_cents FROM seckill_order WHERE order_id = ?";
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, orderId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new Row(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
+                        : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to read the order: " + e.getMessage(), e);
+        }
+    }
+
+    /** Orders written for a sale. */
+    public long countForSale(long saleId) {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM seckill_order WHERE sale_id = ?")) {
+            ps.setLong(1, saleId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to count orders: " + e.getMessage(), e);
+        }
+    }
+}

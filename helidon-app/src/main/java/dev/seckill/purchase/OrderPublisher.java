@@ -1,0 +1,86 @@
+package dev.seckill.purchase;
+
+import dev.seckill.event.OrderEvent;
+import dev.seckill.http.Unavailable;
+import io.helidon.config.Config;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Publishes order events and waits for the broker's acknowledgement before a purchase may answer 202. */
+public final class OrderPublisher implements AutoCloseable {
+
+    private final Producer<String, byte[]> producer;
+    private final String topic;
+    private final long waitMillis;
+
+    public OrderPublisher(Producer<String, byte[]> producer, String topic, long deliveryTimeoutMillis) {
+        this.producer = producer;
+        this.topic = topic;
+        // The producer fails the send itself at delivery.timeout.ms; the extra second only guards against a hang.
+        this.waitMillis = deliveryTimeoutMillis + 1000;
+    }
+
+    public static OrderPublisher create(Config kafka) {
+        int deliveryTimeout = kafka.get("delivery-timeout-ms").asInt().orElse(5000);
+        return new OrderPublisher(new KafkaProducer<>(properties(kafka, deliveryTimeout)),
+                kafka.get("topic").asString().orElse(OrderEvent.TOPIC), deliveryTimeout);
+    }
+
+    static Map<String, Object> properties(Config kafka, int deliveryTimeout) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.get("bootstrap").asString().get());
+        // A 202 promises the order is durable: every in-sync replica must have it.
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        // Retries after a lost ack must not write the event twice.
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // The most in flight that idempotence still keeps in order.
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        // Under a stampede many buyers share one request; a few ms of latency for far fewer round trips.
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        // Bounded time to a definite answer: after this the send fails, the unit is given back, the client gets 503.
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, deliveryTimeout);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, deliveryTimeout - 100));
+        // With the broker down, send() must not block a request thread for the default minute.
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(2000, deliveryTimeout));
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return p;
+    }
+
+    /**
+     * Sends the event keyed by sale id and blocks (on a virtual thread) until it is acknowledged.
+     *
+     * @throws Unavailable when Kafka did not acknowledge it
+     */
+    public void publish(OrderEvent event) {
+        try {
+            producer.send(new ProducerRecord<>(topic, event.key(), event.toJson())).get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new Unavailable("failed to publish the order: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new Unavailable("failed to publish the order: no acknowledgement in " + waitMillis + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unavailable("interrupted while publishing the order", e);
+        } catch (RuntimeException e) {
+            // send() itself throws when metadata cannot be fetched within max.block.ms (broker down).
+            throw new Unavailable("failed to publish the order: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

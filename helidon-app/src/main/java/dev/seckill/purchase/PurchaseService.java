@@ -1,0 +1,154 @@
+package dev.seckill.purchase;
+
+import dev.seckill.http.Answers;
+import dev.seckill.http.BadRequest;
+import dev.seckill.http.ErrorHandlers;
+import dev.seckill.http.Unavailable;
+import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.User;
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleCatalog;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.util.Map;
+import java.util.Optional;
+
+/** {@code POST /api/sales/{id}/purchase}: answers exactly as the contract table of DESIGN.md. */
+public final class PurchaseService implements HttpService {
+
+    /** Tells the edge to set its sold-out flag for the sale (read in header_filter_by_lua). */
+    public static final HeaderName SOLD_OUT_HEADER = HeaderNames.create("X-Seckill-Sold-Out");
+    static final HeaderName LIMIT = HeaderNames.create("X-RateLimit-Limit");
+    static final HeaderName REMAINING = HeaderNames.create("X-RateLimit-Remaining");
+    static final HeaderName RESET = HeaderNames.create("X-RateLimit-Reset");
+    private static final int MAX_BODY = 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Authenticator auth;
+    private final SaleCatalog catalog;
+    private final Purchaser purchaser;
+    private final PurchaseMetrics metrics;
+    private final LimiterSettings limiter;
+
+    public PurchaseService(Authenticator auth, SaleCatalog catalog, Purchaser purchaser, PurchaseMetrics metrics,
+                           LimiterSettings limiter) {
+        this.auth = auth;
+        this.catalog = catalog;
+        this.purchaser = purchaser;
+        this.metrics = metrics;
+        this.limiter = limiter;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/{id}/purchase", this::purchase);
+    }
+
+    private void purchase(ServerRequest req, ServerResponse res) {
+        long saleId = Answers.id(req.path().pathParameters().get("id"), "saleId");
+        checkBody(req);
+        Optional<User> user = auth.user(req);
+        if (user.isEmpty()) {
+            answer(res, saleId, PurchaseResult.of(PurchaseMetrics.Answer.UNAUTHENTICATED));
+            return;
+        }
+        Optional<Sale> sale = catalog.find(saleId);
+        if (sale.isEmpty()) {
+            answer(res, saleId, PurchaseResult.of(PurchaseMetrics.Answer.SALE_NOT_FOUND));
+            return;
+        }
+        metrics.inFlight().incrementAndGet();
+        try {
+            answer(res, saleId, purchaser.attempt(sale.get(), user.get()));
+        } catch (Unavailable e) {
+            metrics.answered(PurchaseMetrics.Answer.UNAVAILABLE);
+            throw e;
+        } finally {
+            metrics.inFlight().decrementAndGet();
+        }
+    }
+
+    /** The purchase needs no body; one that is sent must be a JSON object whose quantity, if any, is 1. */
+    private static void checkBody(ServerRequest req) {
+        if (!req.content().hasEntity()) {
+            return;
+        }
+        byte[] raw = req.content().as(byte[].class);
+        if (raw.length > MAX_BODY) {
+            throw new BadRequest("body", "body must be at most " + MAX_BODY + " bytes");
+        }
+        if (raw.length == 0) {
+            return;
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(raw);
+        } catch (Exception e) {
+            throw new BadRequest("body", "body must be a JSON object");
+        }
+        if (body == null || !body.isObject()) {
+            throw new BadRequest("body", "body must be a JSON object");
+        }
+        JsonNode q = body.get("quantity");
+        if (q != null && !(q.isIntegralNumber() && q.asLong() == 1)) {
+            throw new BadRequest("quantity", "quantity must be 1: one unit per user");
+        }
+    }
+
+    /** The one switch from outcome to status, headers and body. */
+    private void answer(ServerResponse res, long saleId, PurchaseResult r) {
+        metrics.answered(r.answer());
+        switch (r.answer()) {
+            case QUEUED -> {
+                res.header(HeaderNames.LOCATION, "/api/orders/" + r.orderId());
+                Answers.json(res, Status.ACCEPTED_202, Answers.body("code", "QUEUED", "orderId", r.orderId(), "saleId", saleId,
+                        "message", "your order is queued"));
+            }
+            case ALREADY_PURCHASED -> Answers.json(res, Status.CONFLICT_409, Answers.body("code", "ALREADY_PURCHASED",
+                    "orderId", r.orderId(), "saleId", saleId, "message", "you already bought this sale"));
+            case SOLD_OUT, SOLD_OUT_LOCAL -> {
+                res.header(SOLD_OUT_HEADER, "1");
+                Answers.json(res, Status.GONE_410, soldOutBody(saleId));
+            }
+            case SALE_ENDED -> Answers.json(res, Status.GONE_410, Answers.body("code", "SALE_ENDED", "saleId", saleId,
+                    "message", "the sale is over"));
+            case NOT_STARTED -> {
+                long seconds = ceilSeconds(r.waitMillis());
+                res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+                Answers.json(res, Status.CONFLICT_409, Answers.body("code", "NOT_STARTED", "saleId", saleId,
+                        "startsAt", catalog.find(saleId).map(s -> s.startsAt().toString()).orElse(""),
+                        "retryAfter", seconds, "message", "the sale has not started"));
+            }
+            case RATE_LIMITED -> {
+                long seconds = ceilSeconds(r.waitMillis());
+                res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+                res.header(LIMIT, Integer.toString(limiter.burst()));
+                res.header(REMAINING, "0");
+                res.header(RESET, Long.toString(seconds));
+                Answers.json(res, Status.TOO_MANY_REQUESTS_429, Answers.body("code", "RATE_LIMITED", "retryAfter", seconds,
+                        "message", "too many attempts; retry after " + seconds + " s"));
+            }
+            case SALE_NOT_FOUND -> Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + saleId);
+            case UNAUTHENTICATED -> Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
+                    "a valid Authorization: Bearer token is required");
+            case UNAVAILABLE -> ErrorHandlers.unavailable(res, "try again shortly");
+        }
+    }
+
+    /** The SOLD_OUT body; the edge answers the very same one from its flag. */
+    public static Map<String, Object> soldOutBody(long saleId) {
+        return Answers.body("code", "SOLD_OUT", "message", "sold out", "saleId", saleId);
+    }
+
+    private static long ceilSeconds(long millis) {
+        return Math.max(1, (millis + 999) / 1000);
+    }
+}

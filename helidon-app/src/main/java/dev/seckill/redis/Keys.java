@@ -1,0 +1,59 @@
+package dev.seckill.redis;
+
+import java.util.List;
+
+/**
+ * Builds every Redis key of the service; nobody else concatenates key strings.
+ *
+ * <p>All keys of one sale share the hash tag {@code {sk:<saleId>}}, so a script that touches a sale's stock,
+ * buyers, window and limiter state runs on one Redis Cluster slot (no CROSSSLOT).
+ */
+public final class Keys {
+
+    private Keys() {
+    }
+
+    private static String tag(long saleId) {
+        return "{sk:" + saleId + "}";
+    }
+
+    /** Remaining units (integer). */
+    public static String stock(long saleId) {
+        return tag(saleId) + ":stock";
+    }
+
+    /** Hash userId -> orderId of every buyer. */
+    public static String buyers(long saleId) {
+        return tag(saleId) + ":buyers";
+    }
+
+    /** Hash start, end (epoch ms). */
+    public static String meta(long saleId) {
+        return tag(saleId) + ":meta";
+    }
+
+    /** One user's token bucket in one sale. */
+    public static String bucket(long saleId, long userId) {
+        return tag(saleId) + ":rl:" + userId;
+    }
+
+    /** KEYS of purchase.lua, in its order. */
+    public static List<Object> purchase(long saleId, long userId) {
+        return List.of(stock(saleId), buyers(saleId), meta(saleId), bucket(saleId, userId));
+    }
+
+    /** KEYS of compensate.lua, in its order. */
+    public static List<Object> compensate(long saleId) {
+        return List.of(stock(saleId), buyers(saleId));
+    }
+
+    /** KEYS of preheat.lua, in its order. */
+    public static List<Object> preheat(long saleId) {
+        return List.of(stock(saleId), meta(saleId));
+    }
+
+    /** Counter that hands each service instance its order-id node number. */
+    public static String nodeSequence() {
+        return "seckill:node-seq";
+    }
+}

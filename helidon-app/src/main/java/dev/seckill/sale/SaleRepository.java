@@ -1,0 +1,109 @@
+package dev.seckill.sale;
+
+import dev.seckill.http.Unavailable;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Sales in MySQL. The service only inserts and reads them; the batch writer owns the stock column. */
+public final class SaleRepository {
+
+    private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at";
+
+    private final DataSource db;
+
+    public SaleRepository(DataSource db) {
+        this.db = db;
+    }
+
+    public Sale insert(NewSale s) {
+        String sql = "INSERT INTO sale (name, price_cents, stock_total, stock, starts_at, ends_at) VALUES (?,?,?,?,?,?)";
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, s.name());
+            ps.setLong(2, s.priceCents());
+            ps.setInt(3, s.stock());
+            ps.setInt(4, s.stock());
+            ps.setTimestamp(5, utc(s.startsAt()));
+            ps.setTimestamp(6, utc(s.endsAt()));
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                return new Sale(keys.getLong(1), s.name(), s.priceCents(), s.stock(), s.startsAt(), s.endsAt());
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to insert the sale: " + e.getMessage(), e);
+        }
+    }
+
+    public Optional<Sale> find(long id) {
+        List<Sale> found = query("SELECT " + COLUMNS + " FROM sale WHERE id = ?", id);
+        return found.stream().findFirst();
+    }
+
+    /** Sales that have not ended, soonest first (at most 100). */
+    public List<Sale> current(Instant now) {
+        return query("SELECT " + COLUMNS + " FROM sale WHERE ends_at > ? ORDER BY starts_at, id LIMIT 100", utc(now));
+    }
+
+    /** The database's remaining stock of a sale (the batch writer decrements it as it writes orders). */
+    public OptionalLong dbStock(long id) {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT stock FROM sale WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to read the sale's stock: " + e.getMessage(), e);
+        }
+    }
+
+    public long maxId() {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(id), 0) FROM sale");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new Unavailable("failed to read sales: " + e.getMessage(), e);
+        }
+    }
+
+    private List<Sale> query(String sql, Object arg) {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, arg);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Sale> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(new Sale(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4),
+                            instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6))));
+                }
+                return out;
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to read sales: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The session runs in UTC (see Database), and the driver maps Timestamp through the JVM zone: going through
+     * LocalDateTime in UTC keeps the stored wall-clock time equal to the UTC instant whatever the JVM zone is.
+     */
+    static Timestamp utc(Instant i) {
+        return Timestamp.valueOf(java.time.LocalDateTime.ofInstant(i, java.time.ZoneOffset.UTC));
+    }
+
+    static Instant instant(Timestamp t) {
+        return t.toLocalDateTime().toInstant(java.time.ZoneOffset.UTC);
+    }
+}

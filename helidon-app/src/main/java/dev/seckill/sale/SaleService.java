@@ -1,0 +1,48 @@
+package dev.seckill.sale;
+
+import dev.seckill.http.Answers;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/** {@code GET /api/sales} (current sales) and {@code GET /api/sales/{id}}. The edge micro-caches both. */
+public final class SaleService implements HttpService {
+
+    private final SaleRepository repository;
+    private final SaleCatalog catalog;
+    private final SaleViews views;
+    private final Clock clock;
+
+    public SaleService(SaleRepository repository, SaleCatalog catalog, SaleViews views, Clock clock) {
+        this.repository = repository;
+        this.catalog = catalog;
+        this.views = views;
+        this.clock = clock;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/", this::list)
+                .get("/{id}", this::one);
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        List<Sale> sales = repository.current(clock.instant());
+        sales.forEach(catalog::remember);
+        List<Map<String, Object>> out = sales.stream().map(views::view).toList();
+        Answers.json(res, Status.OK_200, Answers.body("sales", out, "serverTime", clock.instant().toString()));
+    }
+
+    private void one(ServerRequest req, ServerResponse res) {
+        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
+        catalog.find(id).ifPresentOrElse(
+                s -> Answers.json(res, Status.OK_200, views.view(s)),
+                () -> Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id));
+    }
+}
