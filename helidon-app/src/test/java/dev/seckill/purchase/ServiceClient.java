@@ -1,0 +1,74 @@
+package dev.seckill.purchase;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stack;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Drives the running service over HTTP for integration tests: sales, tokens, purchases. */
+final class ServiceClient {
+
+    private static final AtomicLong NEXT_USER = new AtomicLong(System.nanoTime() % 1_000_000_000L * 1000);
+
+    final Stack stack = Stack.get();
+    final HttpJson http = new HttpJson();
+    final TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(1), Clock.systemUTC());
+    final String base;
+
+    ServiceClient() {
+        this(Stack.get().serviceUrl());
+    }
+
+    ServiceClient(String base) {
+        this.base = base;
+    }
+
+    /** A user id no other test uses. */
+    static long newUser() {
+        return NEXT_USER.incrementAndGet();
+    }
+
+    String token(long userId) {
+        return signer.mint(userId);
+    }
+
+    /** Creates a sale through the admin API and returns its id. */
+    long createSale(int stock, Instant startsAt, Instant endsAt) {
+        HttpJson.Response r = http.post(base.replace(":" + stack.edgePort(), ":" + stack.servicePort()) + "/admin/sales",
+                "{\"name\":\"it-" + System.nanoTime() + "\",\"priceCents\":1999,\"stock\":" + stock
+                        + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}",
+                "Authorization", HttpJson.bearer(stack.adminToken()));
+        if (r.status() != 201) {
+            throw new AssertionError("failed to create a sale: " + r.status() + " " + r.body());
+        }
+        return r.json().path("id").asLong();
+    }
+
+    /** A sale that started a second ago and lasts an hour. */
+    long activeSale(int stock) {
+        Instant now = Instant.now();
+        return createSale(stock, now.minusSeconds(1), now.plusSeconds(3600));
+    }
+
+    HttpJson.Response purchase(long saleId, long userId) {
+        return http.post(base + "/api/sales/" + saleId + "/purchase", null, "Authorization", HttpJson.bearer(token(userId)));
+    }
+
+    HttpJson.Response order(String orderId, long userId) {
+        return http.get(base + "/api/orders/" + orderId, "Authorization", HttpJson.bearer(token(userId)));
+    }
+
+    JsonNode stats(long saleId) {
+        HttpJson.Response r = http.get(stack.serviceUrl() + "/admin/sales/" + saleId + "/stats",
+                "Authorization", HttpJson.bearer(stack.adminToken()));
+        if (r.status() != 200) {
+            throw new AssertionError("failed to read stats: " + r.status() + " " + r.body());
+        }
+        return r.json();
+    }
+}
