@@ -1,0 +1,55 @@
+package dev.seckill.identity;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TokenSignerTest {
+
+    private static final String SECRET = "0123456789abcdef0123";
+    private final Clock now = Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
+    private final TokenSigner signer = new TokenSigner(SECRET, Duration.ofHours(1), now);
+
+    @Test
+    void aMintedTokenVerifiesToItsUser() {
+        assertEquals(new User(42), signer.verify(signer.mint(42)).orElseThrow());
+    }
+
+    @Test
+    void changingTheUserIdInATokenMakesItInvalid() {
+        String t = signer.mint(42);
+        assertTrue(signer.verify(t.replace("v1.42.", "v1.43.")).isEmpty());
+    }
+
+    @Test
+    void aTokenSignedWithAnotherSecretIsRejected() {
+        TokenSigner other = new TokenSigner("another-secret-0123456", Duration.ofHours(1), now);
+        assertTrue(signer.verify(other.mint(42)).isEmpty());
+    }
+
+    @Test
+    void anExpiredTokenIsRejected() {
+        String t = signer.mint(42);
+        TokenSigner later = new TokenSigner(SECRET, Duration.ofHours(1), Clock.offset(now, Duration.ofHours(2)));
+        assertTrue(later.verify(t).isEmpty());
+    }
+
+    @Test
+    void garbageIsRejectedWithoutExceptions() {
+        for (String junk : new String[]{null, "", ".", "v1", "v1.x.y.z", "a.b.c.d.e", "x".repeat(1000)}) {
+            assertTrue(signer.verify(junk).isEmpty(), String.valueOf(junk));
+        }
+    }
+
+    @Test
+    void aShortSecretRefusesToStart() {
+        assertThrows(IllegalArgumentException.class, () -> new TokenSigner("short", Duration.ofHours(1), now));
+    }
+}
