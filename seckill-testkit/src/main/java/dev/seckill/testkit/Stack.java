@@ -121,11 +121,20 @@ public final class Stack {
      * non-zero or takes longer than the timeout.
      */
     public String seckill(Duration timeout, String... args) {
+        return seckill(Map.of(), timeout, args);
+    }
+
+    /**
+     * Runs {@code bin/seckill args...} with this stack's environment plus {@code extraEnv} (which wins), e.g. a
+     * second edge with its own run directory, port and knobs; fails like {@link #seckill(Duration, String...)}.
+     */
+    public String seckill(Map<String, String> extraEnv, Duration timeout, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve("bin/seckill").toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(environment());
+        pb.environment().putAll(extraEnv);
         try {
             Path out = Files.createTempFile("seckill-cmd", ".log");
             Process p = pb.redirectOutput(out.toFile()).start();
