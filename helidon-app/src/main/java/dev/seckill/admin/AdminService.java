@@ -18,6 +18,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,9 +36,11 @@ public final class AdminService implements HttpService {
     private final SaleViews views;
     private final OrderRepository orders;
     private final ConsumerLag lag;
+    private final Reconciler reconciler;
+    private final Duration defaultGrace;
 
     public AdminService(AdminAuth auth, SaleRepository sales, SaleCatalog catalog, SaleStock stock, SaleViews views,
-                        OrderRepository orders, ConsumerLag lag) {
+                        OrderRepository orders, ConsumerLag lag, Reconciler reconciler, Duration defaultGrace) {
         this.auth = auth;
         this.sales = sales;
         this.catalog = catalog;
@@ -45,12 +48,15 @@ public final class AdminService implements HttpService {
         this.views = views;
         this.orders = orders;
         this.lag = lag;
+        this.reconciler = reconciler;
+        this.defaultGrace = defaultGrace;
     }
 
     @Override
     public void routing(HttpRules rules) {
         rules.post("/sales", guarded(this::create))
-                .get("/sales/{id}/stats", guarded(this::stats));
+                .get("/sales/{id}/stats", guarded(this::stats))
+                .post("/sales/{id}/reconcile", guarded(this::reconcile));
     }
 
     private Handler guarded(Handler h) {
@@ -86,6 +92,32 @@ public final class AdminService implements HttpService {
             return;
         }
         Answers.json(res, Status.OK_200, stats(sale.get()));
+    }
+
+    /**
+     * {@code POST /admin/sales/{id}/reconcile[?dryRun=true][&graceSeconds=N]}: 200 with the report of what was
+     * repaired (or would be), or 409 {@code WRITER_BEHIND} when the writer has not caught up (nothing done).
+     */
+    private void reconcile(ServerRequest req, ServerResponse res) {
+        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
+        Optional<Sale> sale = catalog.find(id);
+        if (sale.isEmpty()) {
+            Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id);
+            return;
+        }
+        boolean dryRun = req.query().first("dryRun").map(Boolean::parseBoolean).orElse(false);
+        Duration grace = defaultGrace;
+        Optional<String> g = req.query().first("graceSeconds").asOptional();
+        if (g.isPresent()) {
+            long seconds = Answers.id(g.get(), "graceSeconds");
+            if (seconds < reconciler.minGrace().toSeconds()) {
+                throw new BadRequest("graceSeconds", "graceSeconds must be at least " + reconciler.minGrace().toSeconds()
+                        + " (longer than the producer's delivery timeout)");
+            }
+            grace = Duration.ofSeconds(seconds);
+        }
+        Reconciler.Report report = reconciler.reconcile(sale.get(), dryRun, grace);
+        Answers.json(res, report.writerBehind() ? Status.CONFLICT_409 : Status.OK_200, report.json());
     }
 
     /** The consistency view; {@code consistent} is DESIGN.md's conservation invariant, once the writer caught up. */

@@ -3,6 +3,8 @@ package dev.seckill.app;
 import dev.seckill.admin.AdminAuth;
 import dev.seckill.admin.AdminService;
 import dev.seckill.admin.ConsumerLag;
+import dev.seckill.admin.PeriodicReconcile;
+import dev.seckill.admin.Reconciler;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.http.ErrorHandlers;
 import dev.seckill.identity.Authenticator;
@@ -43,15 +45,17 @@ final class Wiring implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Wiring.class.getName());
 
     private final OrderPublisher publisher;
+    private final PeriodicReconcile periodic;
     private final SaleService sales;
     private final PurchaseService purchases;
     private final OrderService orders;
     private final AdminService admin;
     private final LoginService login;
 
-    private Wiring(OrderPublisher publisher, SaleService sales, PurchaseService purchases, OrderService orders,
+    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, SaleService sales, PurchaseService purchases, OrderService orders,
                    AdminService admin, LoginService login) {
         this.publisher = publisher;
+        this.periodic = periodic;
         this.sales = sales;
         this.purchases = purchases;
         this.orders = orders;
@@ -82,18 +86,29 @@ final class Wiring implements AutoCloseable {
                 app.get("limiter.burst").asInt().orElse(3));
         PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
         OrderPublisher publisher = OrderPublisher.create(config.get("kafka"));
-        Purchaser purchaser = new Purchaser(new StockReserver(scripts, limiter), publisher,
+        StockReserver reserver = new StockReserver(scripts, limiter);
+        Purchaser purchaser = new Purchaser(reserver, publisher,
                 new OrderIds(clock, nodeId(app, redis)),
                 new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L)),
                 new EdgeFlags(app.get("edge.admin").asString().orElse("")), metrics, clock);
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
                 config.get("kafka.writer-group").asString().orElse("seckill-writer"));
-        return new Wiring(publisher,
+        // Reconcile may only release a reservation after any event for it must have landed in Kafka.
+        Duration minGrace = Duration.ofMillis(config.get("kafka.delivery-timeout-ms").asLong().orElse(5000L) + 1000);
+        Duration grace = Duration.ofSeconds(app.get("reconcile.grace-seconds").asLong().orElse(30L));
+        if (grace.compareTo(minGrace) < 0) {
+            throw new IllegalArgumentException("seckill.reconcile.grace-seconds must exceed kafka.delivery-timeout-ms");
+        }
+        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, lag, clock, minGrace);
+        long every = app.get("reconcile.interval").asLong().orElse(0L);
+        PeriodicReconcile periodic = every > 0
+                ? PeriodicReconcile.start(reconciler, saleRepository, clock, Duration.ofSeconds(every), grace) : null;
+        return new Wiring(publisher, periodic,
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),
                 new OrderService(auth, orderRepository, saleRepository, redis, clock),
-                new AdminService(adminAuth, saleRepository, catalog, stock, views, orderRepository, lag),
+                new AdminService(adminAuth, saleRepository, catalog, stock, views, orderRepository, lag, reconciler, grace),
                 app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null);
     }
 
@@ -128,6 +143,9 @@ final class Wiring implements AutoCloseable {
 
     @Override
     public void close() {
+        if (periodic != null) {
+            periodic.close();
+        }
         publisher.close();
     }
 }

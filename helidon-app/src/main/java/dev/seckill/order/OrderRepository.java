@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads orders the batch writer has written (the service never writes them). */
@@ -32,6 +34,23 @@ public final class OrderRepository {
             }
         } catch (SQLException e) {
             throw new Unavailable("failed to read the order: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every written order of a sale, userId -> orderId (bounded by the sale's stock). */
+    public Map<Long, Long> ordersOfSale(long saleId) {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT user_id, order_id FROM seckill_order WHERE sale_id = ?")) {
+            ps.setLong(1, saleId);
+            try (ResultSet rs = ps.executeQuery()) {
+                Map<Long, Long> out = new HashMap<>();
+                while (rs.next()) {
+                    out.put(rs.getLong(1), rs.getLong(2));
+                }
+                return out;
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to read the sale's orders: " + e.getMessage(), e);
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.HexFormat;
 public enum Script {
     PURCHASE("purchase.lua"),
     COMPENSATE("compensate.lua"),
-    PREHEAT("preheat.lua");
+    PREHEAT("preheat.lua"),
+    CONSERVE("conserve.lua");
 
     private final String file;
     private final String body;

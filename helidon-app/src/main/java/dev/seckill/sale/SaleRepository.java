@@ -68,6 +68,44 @@ public final class SaleRepository {
         }
     }
 
+    /**
+     * The DB stock of a sale and what it should be (stock_total - written orders), read in one statement so a
+     * concurrent batch write cannot make them disagree.
+     */
+    public long[] dbStockAndExpected(long id) {
+        String sql = "SELECT s.stock, s.stock_total - (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id) "
+                + "FROM sale s WHERE s.id = ?";
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[]{rs.getLong(1), rs.getLong(2)};
+            }
+        } catch (SQLException e) {
+            throw new Unavailable("failed to read the sale's stock: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Repairs a DB stock that disagrees with the written orders, in one statement (the subquery reads under the
+     * update's locks), bumping the version so a concurrent writer's optimistic update retries on fresh values.
+     *
+     * @return true when it changed the stock
+     */
+    public boolean repairDbStock(long id) {
+        String expected = "(SELECT t.n FROM (SELECT s2.stock_total - COUNT(o.order_id) AS n FROM sale s2 "
+                + "LEFT JOIN seckill_order o ON o.sale_id = s2.id WHERE s2.id = ? GROUP BY s2.stock_total) t)";
+        String sql = "UPDATE sale SET stock = " + expected + ", version = version + 1 WHERE id = ? AND stock <> " + expected;
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, id);
+            ps.setLong(2, id);
+            ps.setLong(3, id);
+            return ps.executeUpdate() > 0;
+        } catch (SQLException e) {
+            throw new Unavailable("failed to repair the sale's stock: " + e.getMessage(), e);
+        }
+    }
+
     public long maxId() {
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(id), 0) FROM sale");

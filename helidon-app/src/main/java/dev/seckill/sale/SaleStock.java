@@ -5,6 +5,10 @@ import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
 import org.redisson.api.RedissonClient;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /** A sale's stock in Redis: preheat it, read what remains. */
 public final class SaleStock {
 
@@ -31,5 +35,33 @@ public final class SaleStock {
     /** Number of buyers recorded in Redis. */
     public long buyers(long saleId) {
         return redis.getMap(Keys.buyers(saleId)).size();
+    }
+
+    /** Every buyer userId -> orderId (bounded by the sale's stock). */
+    public Map<Long, Long> buyerOrders(long saleId) {
+        Map<Long, Long> out = new HashMap<>();
+        redis.<String, String>getMap(Keys.buyers(saleId)).readAllMap()
+                .forEach((u, o) -> out.put(Long.parseLong(u), Long.parseLong(o)));
+        return out;
+    }
+
+    /** True when both the stock and the window are in Redis (purchases can run). */
+    public boolean keysPresent(long saleId) {
+        return redis.getKeys().countExists(Keys.stock(saleId), Keys.meta(saleId)) == 2;
+    }
+
+    /** Records a buyer's order id unless the buyer has one already; true when it wrote it. */
+    public boolean markBuyer(long saleId, long userId, long orderId) {
+        return redis.<String, String>getMap(Keys.buyers(saleId)).fastPutIfAbsent(Long.toString(userId), Long.toString(orderId));
+    }
+
+    /**
+     * Sets remaining = stock_total - buyers, atomically with purchases (conserve.lua).
+     *
+     * @return {before, after}, or {-1, -1} when the stock key is absent
+     */
+    public long[] conserve(Sale sale) {
+        List<Object> r = scripts.list(Script.CONSERVE, Keys.conserve(sale.id()), Integer.toString(sale.stockTotal()));
+        return new long[]{((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue()};
     }
 }

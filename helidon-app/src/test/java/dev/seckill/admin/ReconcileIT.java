@@ -1,0 +1,192 @@
+package dev.seckill.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.purchase.OrderIds;
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
+import dev.seckill.testkit.Await;
+import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stack;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Reconcile repairs each kind of damage DESIGN.md's crash table names, and reports it; a dry run only reports. */
+class ReconcileIT {
+
+    private static final AtomicLong USERS = new AtomicLong(System.nanoTime() % 1_000_000_000L * 1000 + 500_000_000_000L);
+    private static final Duration STACK_OP = Duration.ofSeconds(180);
+    private static RedissonClient redis;
+    private final Stack stack = Stack.get();
+    private final HttpJson http = new HttpJson();
+    private final TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(1), Clock.systemUTC());
+
+    @BeforeAll
+    static void connect() {
+        redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", Stack.get().redisAddress()))));
+    }
+
+    @AfterAll
+    static void close() {
+        redis.shutdown();
+    }
+
+    private String admin() {
+        return HttpJson.bearer(stack.adminToken());
+    }
+
+    private long sale(int stock) {
+        Instant now = Instant.now();
+        HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales", "{\"name\":\"rc-" + System.nanoTime()
+                + "\",\"priceCents\":100,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
+                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}", "Authorization", admin());
+        assertEquals(201, r.status(), r.body());
+        return r.json().path("id").asLong();
+    }
+
+    private HttpJson.Response buy(long sale, long user) {
+        return http.post(stack.serviceUrl() + "/api/sales/" + sale + "/purchase", null,
+                "Authorization", HttpJson.bearer(signer.mint(user)));
+    }
+
+    private List<Long> buyConfirmed(long sale, int n) {
+        List<Long> users = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long u = USERS.incrementAndGet();
+            assertEquals(202, buy(sale, u).status());
+            users.add(u);
+        }
+        Await.until(Duration.ofSeconds(60), () -> stats(sale).path("dbOrders").asLong() == n
+                && stats(sale).path("consumerLag").asLong() == 0, n + " orders written");
+        return users;
+    }
+
+    private JsonNode stats(long sale) {
+        return http.get(stack.serviceUrl() + "/admin/sales/" + sale + "/stats", "Authorization", admin()).json();
+    }
+
+    private JsonNode reconcile(long sale, String query) {
+        HttpJson.Response r = Await.value(Duration.ofSeconds(60), () -> {
+            HttpJson.Response x = http.post(stack.serviceUrl() + "/admin/sales/" + sale + "/reconcile" + query, null,
+                    "Authorization", admin());
+            return x.status() == 409 ? null : x;
+        }, "the writer to catch up so reconcile can run");
+        assertEquals(200, r.status(), r.body());
+        return r.json();
+    }
+
+    private static List<String> actions(JsonNode report) {
+        List<String> out = new ArrayList<>();
+        report.path("actions").forEach(a -> out.add(a.path("action").asText()));
+        return out;
+    }
+
+    @Test
+    void aReservationThatNeverReachedKafkaIsReleasedAfterTheGracePeriod() {
+        long sale = sale(5);
+        buyConfirmed(sale, 1);
+        // What a service killed between the script and the Kafka ack leaves: stock taken, buyer marked, no event.
+        long ghost = USERS.incrementAndGet();
+        long orderId = new OrderIds(Clock.fixed(Instant.now().minusSeconds(60), ZoneOffset.UTC), 1).next();
+        redis.getMap(Keys.buyers(sale)).put(Long.toString(ghost), Long.toString(orderId));
+        redis.getAtomicLong(Keys.stock(sale)).decrementAndGet();
+        assertFalse(stats(sale).path("consistent").asBoolean());
+
+        JsonNode dry = reconcile(sale, "?dryRun=true&graceSeconds=10");
+        assertEquals(List.of("RELEASED"), actions(dry), dry.toString());
+        assertTrue(dry.path("dryRun").asBoolean());
+        assertEquals(3, stats(sale).path("redisRemaining").asLong(), "a dry run changes nothing");
+
+        JsonNode done = reconcile(sale, "?graceSeconds=10");
+        assertEquals(List.of("RELEASED"), actions(done), done.toString());
+        JsonNode after = stats(sale);
+        assertEquals(4, after.path("redisRemaining").asLong());
+        assertTrue(after.path("consistent").asBoolean(), after.toString());
+    }
+
+    @Test
+    void aYoungReservationIsLeftAloneAsPending() {
+        long sale = sale(5);
+        long user = USERS.incrementAndGet();
+        long orderId = new OrderIds(Clock.systemUTC(), 1).next();
+        redis.getMap(Keys.buyers(sale)).put(Long.toString(user), Long.toString(orderId));
+        redis.getAtomicLong(Keys.stock(sale)).decrementAndGet();
+        JsonNode r = reconcile(sale, "?graceSeconds=3600");
+        assertEquals(1, r.path("pendingBuyers").asInt(), r.toString());
+        assertFalse(actions(r).contains("RELEASED"), r.toString());
+        assertEquals(4, stats(sale).path("redisRemaining").asLong());
+    }
+
+    @Test
+    void aWrittenOrderWhoseBuyerMarkRedisLostIsMarkedAgain() {
+        long sale = sale(5);
+        List<Long> users = buyConfirmed(sale, 2);
+        redis.getMap(Keys.buyers(sale)).remove(Long.toString(users.get(0)));
+        redis.getAtomicLong(Keys.stock(sale)).incrementAndGet();
+        assertFalse(stats(sale).path("consistent").asBoolean());
+        JsonNode r = reconcile(sale, "");
+        assertTrue(actions(r).contains("MARKED"), r.toString());
+        assertTrue(actions(r).contains("STOCK_SET"), r.toString());
+        JsonNode after = stats(sale);
+        assertTrue(after.path("consistent").asBoolean(), after.toString());
+        assertEquals(409, buy(sale, users.get(0)).status(), "the buyer is recognised again");
+    }
+
+    @Test
+    void lostRedisKeysAnswer503UntilRebuiltFromTheDatabase() {
+        long sale = sale(5);
+        List<Long> users = buyConfirmed(sale, 3);
+        redis.getKeys().delete(Keys.stock(sale), Keys.meta(sale), Keys.buyers(sale));
+        assertEquals(503, buy(sale, USERS.incrementAndGet()).status(), "no keys: 503, never SOLD_OUT nor fresh stock");
+        JsonNode r = reconcile(sale, "");
+        assertEquals(List.of("REBUILT"), actions(r), r.toString());
+        JsonNode after = stats(sale);
+        assertEquals(2, after.path("redisRemaining").asLong());
+        assertEquals(3, after.path("redisBuyers").asLong());
+        assertTrue(after.path("consistent").asBoolean(), after.toString());
+        assertEquals(409, buy(sale, users.get(1)).status(), "earlier buyers are still known");
+        assertEquals(202, buy(sale, USERS.incrementAndGet()).status(), "purchases resume");
+    }
+
+    @Test
+    void reconcileRefusesWhileTheWriterIsBehind() {
+        long sale = sale(5);
+        stack.seckill(STACK_OP, "down", "writer");
+        try {
+            assertEquals(202, buy(sale, USERS.incrementAndGet()).status());
+            HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales/" + sale + "/reconcile", null,
+                    "Authorization", admin());
+            assertEquals(409, r.status(), r.body());
+            assertEquals("WRITER_BEHIND", r.code());
+            assertTrue(r.json().path("writerLag").asLong() > 0);
+        } finally {
+            stack.seckill(STACK_OP, "up", "writer");
+        }
+    }
+
+    @Test
+    void aGraceShorterThanTheDeliveryTimeoutIsRefused() {
+        long sale = sale(1);
+        HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales/" + sale + "/reconcile?graceSeconds=1", null,
+                "Authorization", admin());
+        assertEquals(400, r.status(), r.body());
+        assertEquals("graceSeconds", r.json().path("field").asText());
+    }
+}
