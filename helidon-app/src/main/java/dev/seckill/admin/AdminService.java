@@ -3,6 +3,7 @@ package dev.seckill.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.http.Answers;
 import dev.seckill.http.BadRequest;
+import dev.seckill.http.JsonBody;
 import dev.seckill.order.OrderRepository;
 import dev.seckill.sale.NewSale;
 import dev.seckill.sale.Sale;
@@ -39,6 +40,8 @@ public final class AdminService implements HttpService {
     private final Reconciler reconciler;
     private final Duration defaultGrace;
 
+    private static final int MAX_BODY = 4096;
+
     public AdminService(AdminAuth auth, SaleRepository sales, SaleCatalog catalog, SaleStock stock, SaleViews views,
                         OrderRepository orders, ConsumerLag lag, Reconciler reconciler, Duration defaultGrace) {
         this.auth = auth;
@@ -70,12 +73,7 @@ public final class AdminService implements HttpService {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        JsonNode body;
-        try {
-            body = req.content().as(JsonNode.class);
-        } catch (RuntimeException e) {
-            throw new BadRequest("body", "body must be a JSON object");
-        }
+        JsonNode body = JsonBody.read(req, MAX_BODY);
         NewSale n = NewSale.from(body);
         Sale sale = sales.insert(n);
         catalog.remember(sale);

@@ -1,5 +1,7 @@
 package dev.seckill.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
@@ -10,14 +12,26 @@ import java.util.Map;
 /** Writes JSON answers. Every error body has a stable upper-case {@code code} and a {@code message} for people. */
 public final class Answers {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private Answers() {
     }
 
+    /**
+     * Sends {@code body} as JSON. Serialised here rather than by a media writer: the answer is JSON whatever the
+     * client's Accept header asks for (a browser's {@code Accept: text/html} must not turn it into an error).
+     */
     public static void json(ServerResponse res, Status status, Object body) {
+        byte[] bytes;
+        try {
+            bytes = JSON.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("failed to serialise an answer: " + e.getMessage(), e);
+        }
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
-        res.send(body);
+        res.send(bytes);
     }
 
     /** An error body: {@code {"code":..., "message":..., extra...}}. */

@@ -3,6 +3,7 @@ package dev.seckill.identity;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.http.Answers;
 import dev.seckill.http.BadRequest;
+import dev.seckill.http.JsonBody;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -22,6 +23,8 @@ public final class LoginService implements HttpService {
 
     private final TokenSigner signer;
 
+    private static final int MAX_BODY = 4096;
+
     public LoginService(TokenSigner signer) {
         this.signer = signer;
     }
@@ -32,12 +35,7 @@ public final class LoginService implements HttpService {
     }
 
     private void login(ServerRequest req, ServerResponse res) {
-        JsonNode body;
-        try {
-            body = req.content().as(JsonNode.class);
-        } catch (RuntimeException e) {
-            throw new BadRequest("body", "body must be a JSON object with a name");
-        }
+        JsonNode body = JsonBody.read(req, MAX_BODY);
         JsonNode name = body == null ? null : body.get("name");
         if (name == null || !name.isTextual() || name.asText().isBlank() || name.asText().length() > 64) {
             throw new BadRequest("name", "name must be a string of 1 to 64 characters");

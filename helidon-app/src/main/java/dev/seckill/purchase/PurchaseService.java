@@ -3,13 +3,13 @@ package dev.seckill.purchase;
 import dev.seckill.http.Answers;
 import dev.seckill.http.BadRequest;
 import dev.seckill.http.ErrorHandlers;
+import dev.seckill.http.JsonBody;
 import dev.seckill.http.Unavailable;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -30,7 +30,6 @@ public final class PurchaseService implements HttpService {
     static final HeaderName REMAINING = HeaderNames.create("X-RateLimit-Remaining");
     static final HeaderName RESET = HeaderNames.create("X-RateLimit-Reset");
     private static final int MAX_BODY = 1024;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Authenticator auth;
     private final SaleCatalog catalog;
@@ -78,26 +77,8 @@ public final class PurchaseService implements HttpService {
 
     /** The purchase needs no body; one that is sent must be a JSON object whose quantity, if any, is 1. */
     private static void checkBody(ServerRequest req) {
-        if (!req.content().hasEntity()) {
-            return;
-        }
-        byte[] raw = req.content().as(byte[].class);
-        if (raw.length > MAX_BODY) {
-            throw new BadRequest("body", "body must be at most " + MAX_BODY + " bytes");
-        }
-        if (raw.length == 0) {
-            return;
-        }
-        JsonNode body;
-        try {
-            body = JSON.readTree(raw);
-        } catch (Exception e) {
-            throw new BadRequest("body", "body must be a JSON object");
-        }
-        if (body == null || !body.isObject()) {
-            throw new BadRequest("body", "body must be a JSON object");
-        }
-        JsonNode q = body.get("quantity");
+        JsonNode body = JsonBody.read(req, MAX_BODY);
+        JsonNode q = body == null ? null : body.get("quantity");
         if (q != null && !(q.isIntegralNumber() && q.asLong() == 1)) {
             throw new BadRequest("quantity", "quantity must be 1: one unit per user");
         }

@@ -1,0 +1,305 @@
+package dev.seckill.system.reliability;
+
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stack;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Bad input, bounded, seeded and reproducible (SECKILL_FUZZ_SEED): at least 10,000 requests at the edge and the
+ * service — malformed and huge bodies, wrong types and methods, absurd ids, forged, expired and other users'
+ * tokens, header abuse, slow clients. No 500, no HTML error page, no hang, and no sale's stock or orders change.
+ */
+class FuzzIT {
+
+    private static final int REQUESTS = 10_000;
+    private static final int PARALLEL = 32;
+    private static final Duration PER_REQUEST = Duration.ofSeconds(15);
+
+    private final Stack stack = Stack.get();
+    private final long seed = Long.parseLong(System.getenv().getOrDefault("SECKILL_FUZZ_SEED", "20261129"));
+    private final TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(1), Clock.systemUTC());
+    private final TokenSigner expired = new TokenSigner(stack.tokenSecret(), Duration.ofSeconds(1),
+            Clock.fixed(Instant.parse("2020-01-01T00:00:00Z"), ZoneOffset.UTC));
+    private final TokenSigner foreign = new TokenSigner("not-the-secret-of-this-stack", Duration.ofHours(1), Clock.systemUTC());
+
+    private final Map<String, AtomicInteger> byStatus = new ConcurrentHashMap<>();
+    private final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @Test
+    void tenThousandBadRequestsGetNo500NoHtmlNoHangAndChangeNoSale() throws Exception {
+        SaleSnapshot before = SaleSnapshot.take();
+        HttpJson http = new HttpJson();
+        Semaphore slots = new Semaphore(PARALLEL);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> all = new ArrayList<>();
+            for (int i = 0; i < REQUESTS; i++) {
+                Random r = new Random(seed * 31 + i);
+                int n = i;
+                all.add(pool.submit(() -> {
+                    slots.acquire();
+                    try {
+                        one(n, r, http);
+                    } finally {
+                        slots.release();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get(PER_REQUEST.toSeconds() * 4, TimeUnit.SECONDS);
+            }
+        }
+        System.out.println("fuzz seed " + seed + ": " + REQUESTS + " requests, answers by status " + byStatus);
+        java.nio.file.Files.createDirectories(java.nio.file.Path.of("target"));
+        java.nio.file.Files.write(java.nio.file.Path.of("target/fuzz-failures.txt"), failures);
+        assertTrue(failures.isEmpty(), failures.size() + " bad answers (seed " + seed + "), first: "
+                + failures.subList(0, Math.min(10, failures.size())));
+        assertEquals(before, SaleSnapshot.take(), "fuzzing changed a sale's stock or orders");
+    }
+
+    private void one(int n, Random r, HttpJson http) {
+        boolean edge = r.nextInt(10) < 7;
+        int port = edge ? stack.edgePort() : stack.servicePort();
+        String target = (edge ? "edge " : "service ") + "#" + n;
+        int kind = r.nextInt(100);
+        try {
+            if (kind < 75) {
+                request(target, r, http, "http://127.0.0.1:" + port);
+            } else if (kind < 97) {
+                raw(target, port, malformed(r), r);
+            } else {
+                slowClient(target, port, r);
+            }
+        } catch (RuntimeException e) {
+            failures.add(target + ": " + e);
+        }
+    }
+
+    private void request(String target, Random r, HttpJson http, String base) {
+        String[] methods = {"GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"};
+        String method = methods[r.nextInt(methods.length)];
+        String path = path(r);
+        String body = method.equals("GET") || method.equals("DELETE") || r.nextBoolean() ? null : body(r);
+        String[] headers = {"Authorization", token(r), "X-Forwarded-For", "10." + r.nextInt(250) + ".0." + r.nextInt(250),
+                "Accept", r.nextBoolean() ? "text/html" : "*/*"};
+        HttpJson.Response res;
+        try {
+            res = http.send(method, base + path, body, headers);
+        } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+            // The client refused to send it (an illegal URI) or the server closed the connection: not an answer.
+            count("closed");
+            return;
+        }
+        check(target + " " + method + " " + path, res.status(), res.header("Content-Type"), res.body());
+    }
+
+    /** A purchase the fuzz must never be able to make: no valid token of a real buyer on a valid request. */
+    private String token(Random r) {
+        long user = 1 + r.nextInt(1_000_000);
+        return switch (r.nextInt(7)) {
+            case 0 -> "";
+            case 1 -> "Bearer " + expired.mint(user);
+            case 2 -> "Bearer " + foreign.mint(user);
+            case 3 -> {
+                String t = signer.mint(user);
+                yield "Bearer " + t.replace("v1." + user + ".", "v1." + (user + 1) + ".");
+            }
+            case 4 -> "Basic " + "x".repeat(r.nextInt(50));
+            case 5 -> "Bearer " + junk(r, r.nextInt(300));
+            default -> "Bearer v1.-1.9999999999." + junk(r, 43);
+        };
+    }
+
+    private String path(Random r) {
+        String id = switch (r.nextInt(8)) {
+            case 0 -> "-1";
+            case 1 -> "0";
+            case 2 -> "99999999999999999999999";
+            case 3 -> "1e9";
+            case 4 -> "abc";
+            case 5 -> "%00";
+            case 6 -> "9223372036854775807";
+            default -> Integer.toString(r.nextInt(1000));
+        };
+        return switch (r.nextInt(12)) {
+            case 0, 1, 2 -> "/api/sales/" + id + "/purchase";
+            case 3 -> "/api/sales/" + id;
+            case 4 -> "/api/orders/" + id;
+            case 5 -> "/api/sales";
+            case 6 -> "/admin/sales/" + id + "/stats";
+            case 7 -> "/admin/sales";
+            case 8 -> "/api/login";
+            case 9 -> "/api/sales/" + id + "/purchase?quantity=" + id;
+            case 10 -> "/api/" + "a/".repeat(r.nextInt(200));
+            default -> "/" + junk(r, r.nextInt(40)).replaceAll("[^A-Za-z0-9._-]", "");
+        };
+    }
+
+    private String body(Random r) {
+        return switch (r.nextInt(9)) {
+            case 0 -> "{";
+            case 1 -> "[]";
+            case 2 -> "{\"quantity\":" + r.nextInt() + "}";
+            case 3 -> "{\"quantity\":\"one\"}";
+            case 4 -> "{\"name\":" + "[".repeat(2000) + "]".repeat(2000) + "}";
+            case 5 -> "{\"name\":\"" + "x".repeat(100_000) + "\"}";
+            case 6 -> "{\"name\":\"a\",\"priceCents\":\"free\",\"stock\":-5,\"startsAt\":\"soon\",\"endsAt\":null}";
+            case 7 -> junk(r, r.nextInt(2000));
+            default -> "null";
+        };
+    }
+
+    private byte[] malformed(Random r) {
+        String host = "Host: 127.0.0.1\r\n";
+        String s = switch (r.nextInt(10)) {
+            case 0 -> "GARBAGE\r\n\r\n";
+            case 1 -> "GET /api/sales HTTP/1.1\r\n" + host + "X-Big: " + "a".repeat(20_000) + "\r\n\r\n";
+            case 2 -> "GET /api/sales HTTP/1.1\r\n" + host + "X-Many: 1\r\n".repeat(300) + "\r\n";
+            case 3 -> "POST /api/sales/1/purchase HTTP/1.1\r\n" + host + "Content-Length: -3\r\n\r\n";
+            case 4 -> "POST /api/sales/1/purchase HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n";
+            case 5 -> "POST /api/sales/1/purchase HTTP/1.1\r\n" + host + "Content-Length: 5\r\nContent-Length: 7\r\n\r\n12345";
+            case 6 -> "GET /" + "x".repeat(10_000) + " HTTP/1.1\r\n" + host + "\r\n";
+            case 7 -> "GET /api/sales HTTP/9.9\r\n" + host + "\r\n";
+            case 8 -> "GET /api/sales/1 HTTP/1.1\r\n" + host + "Bad Header Line\r\n\r\n";
+            default -> "POST /api/login HTTP/1.1\r\n" + host + "Content-Type: application/json\r\nContent-Length: 200000\r\n\r\n"
+                    + "{\"name\":\"" + "y".repeat(200_000 - 11) + "\"}";
+        };
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Sends raw bytes and reads the answer (if any) until the server closes or a timeout. */
+    private void raw(String target, int port, byte[] request, Random r) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout((int) PER_REQUEST.toMillis());
+            OutputStream out = s.getOutputStream();
+            try {
+                out.write(request);
+                out.flush();
+                s.shutdownOutput();
+            } catch (IOException closedEarly) {
+                // A server may close on an oversized request before reading it all: fine, read what it said.
+            }
+            String answer = readAll(s.getInputStream());
+            if (answer.isEmpty()) {
+                count("closed");
+                return;
+            }
+            int status = Integer.parseInt(answer.substring(9, 12));
+            int split = answer.indexOf("\r\n\r\n");
+            String head = split < 0 ? answer : answer.substring(0, split);
+            String body = split < 0 ? "" : answer.substring(split + 4);
+            String ct = head.lines().filter(l -> l.toLowerCase().startsWith("content-type:"))
+                    .map(l -> l.substring(13).trim()).findFirst().orElse(null);
+            check(target + " raw " + new String(request, 0, Math.min(40, request.length), StandardCharsets.ISO_8859_1)
+                    .replace("\r\n", " "), status, ct, body);
+        } catch (SocketTimeoutException e) {
+            failures.add(target + " raw: no answer within " + PER_REQUEST + " (hang)");
+        } catch (IOException e) {
+            count("closed");
+        }
+    }
+
+    /** A client that sends its request one byte at a time, slowly (bounded: under 3 s). */
+    private void slowClient(String target, int port, Random r) {
+        byte[] req = "GET /api/sales HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout((int) PER_REQUEST.toMillis());
+            OutputStream out = s.getOutputStream();
+            for (byte b : req) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(r.nextInt(40));
+            }
+            s.shutdownOutput();
+            String answer = readAll(s.getInputStream());
+            if (answer.length() < 12) {
+                failures.add(target + " slow client: no answer");
+                return;
+            }
+            int status = Integer.parseInt(answer.substring(9, 12));
+            if (status != 200) {
+                failures.add(target + " slow client: status " + status);
+            }
+            count(Integer.toString(status));
+        } catch (SocketTimeoutException e) {
+            failures.add(target + " slow client: hang");
+        } catch (IOException e) {
+            failures.add(target + " slow client: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void check(String what, int status, String contentType, String body) {
+        count(Integer.toString(status));
+        if (status == 500 || status == 502 || status == 504 || status >= 600) {
+            failures.add(what + " -> " + status + " " + abbreviate(body));
+        }
+        if (status >= 400 && (body.toLowerCase().contains("<html") || (contentType != null && contentType.contains("html")))) {
+            failures.add(what + " -> " + status + " answered HTML: " + abbreviate(body));
+        }
+        if (status >= 400 && status != 405 && !body.isEmpty() && !body.trim().startsWith("{")) {
+            failures.add(what + " -> " + status + " not JSON: " + abbreviate(body));
+        }
+    }
+
+    private void count(String key) {
+        byStatus.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] b = new byte[8192];
+        int n;
+        try {
+            while ((n = in.read(b)) > 0 && buf.size() < 1_000_000) {
+                buf.write(b, 0, n);
+            }
+        } catch (java.net.SocketException reset) {
+            // Connection reset after the answer: keep what arrived.
+        }
+        return buf.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private static String junk(Random r, int len) {
+        StringBuilder sb = new StringBuilder(len);
+        for (int i = 0; i < len; i++) {
+            sb.append((char) (32 + r.nextInt(95)));
+        }
+        return sb.toString();
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 160 ? s.substring(0, 160) + "..." : s;
+    }
+}
