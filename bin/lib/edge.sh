@@ -1,30 +1,117 @@
+#!/usr/bin/env bash
 # The edge (nginx + Lua) of the local stack: render its config from openresty/ and the environment, start,
-# reload, stop. Sourced by bin/seckill, not run.
+# reload, stop. Sourced by bin/seckill; also runnable on its own (end of file) to run just an edge, without the
+# JDK, the jars or a build. The knobs (SECKILL_EDGE_*) and their defaults are documented in openresty/README.md;
+# every one is validated here so a typo fails the start or reload with a clear message.
 
-EDGE_VARS='${SECKILL_EDGE_PORT} ${SECKILL_EDGE_UPSTREAM} ${SECKILL_EDGE_WORKERS} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
+# Only these variables are substituted: nginx's own $variables in the templates are left alone.
+EDGE_VARS='${EDGE_LOAD_MODULES} ${SECKILL_EDGE_PORT} ${SECKILL_EDGE_LISTEN} ${SECKILL_EDGE_WORKERS} ${SECKILL_EDGE_BURST}
+${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIMEOUT} ${SECKILL_EDGE_READ_TIMEOUT}
+${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${SECKILL_EDGE_HTML_ROOT}
+${EDGE_RATE} ${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
 
-edge_render() {
+# edge_knob VAR DEFAULT REGEX WHAT: exports VAR (default if unset or empty), dies unless it matches REGEX.
+edge_knob() {
+  local var=$1 def=$2 re=$3 what=$4 val
+  val=${!var:-$def}
+  [[ "$val" =~ $re ]] || die "$var='$val' is invalid: expected $what"
+  export "$var=$val"
+}
+
+# Splits a space- or comma-separated list into words.
+edge_words() { echo "${1//,/ }"; }
+
+edge_settings() {
   export EDGE_RUN="$RUN/edge" EDGE_HOME="$HOME_DIR/openresty"
   export SECKILL_EDGE_PORT="$EDGE_PORT"
-  export SECKILL_EDGE_UPSTREAM="${SECKILL_EDGE_UPSTREAM:-127.0.0.1:$SERVICE_PORT}"
-  export SECKILL_EDGE_WORKERS="${SECKILL_EDGE_WORKERS:-2}"
+  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$'
+  edge_knob SECKILL_EDGE_LISTEN 127.0.0.1 '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
+  edge_knob SECKILL_EDGE_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
+  edge_knob SECKILL_EDGE_RATE 20 '^[1-9][0-9]*(r/s|r/m)?$' "requests per second per IP (20, 20r/s or 30r/m)"
+  edge_knob SECKILL_EDGE_BURST 40 "$n" "a whole number of requests >= 1 (nginx has no burst=0)"
+  edge_knob SECKILL_EDGE_ZONE_SIZE 10m '^[1-9][0-9]*[km]$' "a size such as 10m"
+  edge_knob SECKILL_EDGE_SOLDOUT_TTL 5 "$n" "whole seconds >= 1"
+  edge_knob SECKILL_EDGE_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
+  edge_knob SECKILL_EDGE_READ_TIMEOUT 10s "$t" "an nginx time such as 10s"
+  edge_knob SECKILL_EDGE_BODY_MAX 1k '^[0-9]+[kKmM]?$' "a size such as 1k"
+  edge_knob SECKILL_EDGE_MICROCACHE_TTL 1s "$t" "an nginx time such as 1s"
+  edge_knob SECKILL_EDGE_KEEPALIVE 64 "$n" "a number of idle upstream connections per worker"
+  edge_knob SECKILL_EDGE_HTML_ROOT "$EDGE_HOME/html" '^/[^;{}[:space:]]*$' "an absolute directory path"
+  edge_knob SECKILL_EDGE_UPSTREAM "127.0.0.1:$SERVICE_PORT" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
+  edge_knob SECKILL_EDGE_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"
+  export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-}
+  command -v "$SECKILL_EDGE_NGINX" > /dev/null || die "SECKILL_EDGE_NGINX=$SECKILL_EDGE_NGINX is not installed"
+  command -v envsubst > /dev/null || die "envsubst is missing (Debian: gettext-base)"
+  [ -d "$SECKILL_EDGE_HTML_ROOT" ] || die "SECKILL_EDGE_HTML_ROOT=$SECKILL_EDGE_HTML_ROOT is not a directory"
+
+  # nginx wants "20r/s": a bare number means per second.
+  export EDGE_RATE=$SECKILL_EDGE_RATE
+  [[ "$EDGE_RATE" == *r/* ]] || EDGE_RATE="${EDGE_RATE}r/s"
+
+  local w
+  EDGE_UPSTREAM_SERVERS=""
+  for w in $(edge_words "$SECKILL_EDGE_UPSTREAM"); do
+    [[ "$w" =~ ^[][A-Za-z0-9._:-]+:[0-9]+$ ]] || die "SECKILL_EDGE_UPSTREAM: '$w' is not host:port"
+    EDGE_UPSTREAM_SERVERS+="    server $w;"$'\n'
+  done
+  [ -n "$EDGE_UPSTREAM_SERVERS" ] || die "SECKILL_EDGE_UPSTREAM is empty"
+  export EDGE_UPSTREAM_SERVERS
+
+  # X-Forwarded-For is believed only from the listed proxies; with none listed there is no real_ip at all, so a
+  # client cannot choose its own rate-limit bucket by sending the header.
+  EDGE_REAL_IP=""
+  for w in $(edge_words "$SECKILL_EDGE_TRUSTED_PROXIES"); do
+    [[ "$w" =~ ^[0-9a-fA-F.:]+(/[0-9]{1,3})?$ ]] || die "SECKILL_EDGE_TRUSTED_PROXIES: '$w' is not an address or CIDR"
+    EDGE_REAL_IP+="set_real_ip_from $w;"$'\n'
+  done
+  if [ -n "$EDGE_REAL_IP" ]; then
+    EDGE_REAL_IP+=$'real_ip_header X-Forwarded-For;\nreal_ip_recursive on;\n'
+  else
+    EDGE_REAL_IP="# SECKILL_EDGE_TRUSTED_PROXIES is empty: X-Forwarded-For from clients is ignored."
+  fi
+  export EDGE_REAL_IP
+
+  # Debian's nginx loads ngx_lua as dynamic modules; OpenResty (the compose image) has it built in.
+  if "$SECKILL_EDGE_NGINX" -V 2>&1 | grep -qE 'ngx_lua|lua-nginx-module'; then
+    EDGE_LOAD_MODULES="# ngx_lua is built into $SECKILL_EDGE_NGINX."
+  else
+    EDGE_LOAD_MODULES=$'load_module /usr/lib/nginx/modules/ndk_http_module.so;\nload_module /usr/lib/nginx/modules/ngx_http_lua_module.so;'
+  fi
+  export EDGE_LOAD_MODULES
+
   # Workers of a root master run as nobody, who may not read a checkout under /root: keep them root locally.
   if [ "$(id -u)" = 0 ]; then export EDGE_USER_DIRECTIVE="user root;"; else export EDGE_USER_DIRECTIVE=""; fi
-  mkdir -p "$EDGE_RUN"/{conf/conf.d,logs,tmp}
-  envsubst "$EDGE_VARS" < "$EDGE_HOME/nginx.conf" > "$EDGE_RUN/conf/nginx.conf"
-  rm -f "$EDGE_RUN"/conf/conf.d/*.conf
-  local f
+}
+
+# Renders the templates into $EDGE_RUN/conf.new and tests them there; only a config that passes `nginx -t`
+# replaces $EDGE_RUN/conf, so a bad knob on reload leaves the running (and the next) config intact.
+edge_render() {
+  edge_settings
+  local new="$EDGE_RUN/conf.new" f
+  rm -rf "$new"
+  mkdir -p "$new/conf.d" "$EDGE_RUN"/{logs,tmp,cache}
+  envsubst "$EDGE_VARS" < "$EDGE_HOME/nginx.conf" > "$new/nginx.conf"
   for f in "$EDGE_HOME"/conf.d/*.conf; do
-    envsubst "$EDGE_VARS" < "$f" > "$EDGE_RUN/conf/conf.d/$(basename "$f")"
+    envsubst "$EDGE_VARS" < "$f" > "$new/conf.d/$(basename "$f")"
   done
-  nginx -t -q -p "$EDGE_RUN" -c "$EDGE_RUN/conf/nginx.conf" 2> "$EDGE_RUN/logs/configtest.log" \
-    || die "edge config is invalid: see $EDGE_RUN/logs/configtest.log"
+  "$SECKILL_EDGE_NGINX" -t -q -p "$EDGE_RUN" -c "$new/nginx.conf" 2> "$EDGE_RUN/logs/configtest.log" \
+    || die "edge config is invalid: see $EDGE_RUN/logs/configtest.log (rendered in $new)"
+  rm -rf "$EDGE_RUN/conf.old"
+  [ -d "$EDGE_RUN/conf" ] && mv "$EDGE_RUN/conf" "$EDGE_RUN/conf.old"
+  mv "$new" "$EDGE_RUN/conf"
+  rm -rf "$EDGE_RUN/conf.old"
 }
 edge_healthy() { http_ok "http://127.0.0.1:$EDGE_PORT/edge/health"; }
 edge_start() {
   edge_render
-  spawn edge "$RUN/edge/logs/nginx.out" nginx -p "$RUN/edge" -c "$RUN/edge/conf/nginx.conf" -g 'daemon off;'
+  spawn edge "$RUN/edge/logs/nginx.out" "$SECKILL_EDGE_NGINX" -p "$RUN/edge" -c "$RUN/edge/conf/nginx.conf" \
+    -g 'daemon off;'
   wait_for edge 20 "$RUN/edge/logs/error.log" edge_healthy
+}
+# Renders, then becomes nginx in the foreground (a container's main process; it logs to the run directory).
+edge_foreground() {
+  edge_render
+  exec "$SECKILL_EDGE_NGINX" -p "$RUN/edge" -c "$RUN/edge/conf/nginx.conf" -g 'daemon off;'
 }
 # Re-renders the config from the environment and reloads without dropping connections (shared dicts survive).
 edge_reload() {
@@ -34,3 +121,29 @@ edge_reload() {
   kill -HUP "$pid"
 }
 edge_stop() { stop_pid edge QUIT 20; }
+
+# Run on its own: `bin/lib/edge.sh start|stop|reload|foreground` manages the edge of the stack that SECKILL_RUN_DIR,
+# SECKILL_EDGE_PORT and SECKILL_SERVICE_PORT name (the same variables and defaults as bin/seckill, the same pid
+# file, so `bin/seckill status|down|reload-edge` see it too). For an edge in front of a service elsewhere, and
+# for the edge tests, which put one in front of a stub without building anything.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  HOME_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  . "$HOME_DIR/bin/lib/common.sh"
+  RUN=${SECKILL_RUN_DIR:-$HOME_DIR/.run/local}
+  case $RUN in /*) ;; *) RUN="$HOME_DIR/$RUN" ;; esac
+  EDGE_PORT=${SECKILL_EDGE_PORT:-8080}
+  SERVICE_PORT=${SECKILL_SERVICE_PORT:-8081}
+  case ${1:-} in
+    start)
+      if ! live_pid edge > /dev/null; then
+        claim_port edge "$EDGE_PORT" SECKILL_EDGE_PORT
+        say "starting edge on 127.0.0.1:$EDGE_PORT"
+        edge_start
+      fi ;;
+    stop) edge_stop ;;
+    reload) edge_reload; say "edge reloaded" ;;
+    foreground) edge_foreground ;;
+    *) die "usage: bin/lib/edge.sh start|stop|reload|foreground" ;;
+  esac
+fi

@@ -129,8 +129,16 @@ public final class Stack {
      * second edge with its own run directory, port and knobs; fails like {@link #seckill(Duration, String...)}.
      */
     public String seckill(Map<String, String> extraEnv, Duration timeout, String... args) {
+        return script(extraEnv, timeout, "bin/seckill", args);
+    }
+
+    /**
+     * Runs a script of the repository ({@code script} relative to its root, e.g. {@code bin/lib/edge.sh}) with this
+     * stack's environment plus {@code extraEnv}; fails like {@link #seckill(Duration, String...)}.
+     */
+    public String script(Map<String, String> extraEnv, Duration timeout, String script, String... args) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(home.resolve("bin/seckill").toString());
+        cmd.add(home.resolve(script).toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(environment());
@@ -140,16 +148,16 @@ public final class Stack {
             Process p = pb.redirectOutput(out.toFile()).start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new AssertionError("bin/seckill " + String.join(" ", args) + " took longer than " + timeout);
+                throw new AssertionError(script + " " + String.join(" ", args) + " took longer than " + timeout);
             }
             String text = Files.readString(out);
             Files.deleteIfExists(out);
             if (p.exitValue() != 0) {
-                throw new AssertionError("bin/seckill " + String.join(" ", args) + " failed: " + text);
+                throw new AssertionError(script + " " + String.join(" ", args) + " failed: " + text);
             }
             return text;
         } catch (IOException e) {
-            throw new AssertionError("failed to run bin/seckill: " + e.getMessage(), e);
+            throw new AssertionError("failed to run " + script + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);

@@ -1,0 +1,110 @@
+-- The loopback-only flag admin API (the location restricts the caller; this module routes and answers):
+--   GET    /edge/flags                          {"defaultTtlSeconds":5,"flags":[{"type":"sold-out","saleId":7,
+--                                                "ttlSeconds":3.2}]}   (the default is SECKILL_EDGE_SOLDOUT_TTL)
+--   GET    /edge/flags/sold-out/{saleId}        {"saleId":7,"soldOut":true,"ttlSeconds":3.2} (or soldOut false)
+--   PUT    /edge/flags/sold-out/{saleId}[?ttl=N] sets the flag for N seconds (default: SECKILL_EDGE_SOLDOUT_TTL)
+--   DELETE /edge/flags/sold-out/{saleId}        clears it (the service calls this on restock); idempotent
+local reply = require "seckill.reply"
+local sold_out = require "seckill.sold_out"
+local metrics = require "seckill.metrics"
+
+local ngx = ngx
+local var = ngx.var
+local get_method = ngx.req.get_method
+local str_match = string.match
+local str_format = string.format
+local concat = table.concat
+local tonumber = tonumber
+local tostring = tostring
+local ipairs = ipairs
+
+local _M = {}
+
+-- Longest TTL an operator may set: a flag must never outlive a forgotten restock by more than a day.
+local MAX_TTL = 86400
+-- At most this many flags are listed (the walk locks the dict).
+local MAX_LISTED = 1024
+
+local function ttl_number(ttl)
+    return str_format("%.3f", ttl)
+end
+
+local function flag_json(id, ttl)
+    if not ttl then
+        return '{"saleId":' .. id .. ',"soldOut":false}'
+    end
+    return '{"saleId":' .. id .. ',"soldOut":true,"ttlSeconds":' .. ttl_number(ttl) .. '}'
+end
+
+local function list(flags)
+    local items = {}
+    for _, f in ipairs(flags:list(MAX_LISTED)) do
+        items[#items + 1] = '{"type":"sold-out","saleId":' .. f.id .. ',"ttlSeconds":' .. ttl_number(f.ttl) .. '}'
+    end
+    return reply.send(reply.OK, '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
+end
+
+local function requested_ttl()
+    local raw = var.arg_ttl
+    if raw == nil or raw == "" then
+        return nil
+    end
+    local ttl = str_match(raw, "^%d+$") and tonumber(raw)
+    if not ttl or ttl < 1 or ttl > MAX_TTL then
+        return nil, "ttl must be whole seconds from 1 to " .. MAX_TTL
+    end
+    return ttl
+end
+
+local function one(flags, counters, id, method)
+    if method == "GET" then
+        return reply.send(reply.OK, flag_json(id, flags:ttl(id)))
+    end
+    if method == "PUT" then
+        local ttl, err = requested_ttl()
+        if err then
+            return reply.error(reply.BAD_REQUEST, "BAD_REQUEST", err)
+        end
+        local set, set_err = flags:set(id, ttl)
+        if not set then
+            return reply.error(reply.UNAVAILABLE, "UNAVAILABLE", "failed to set the flag: " .. set_err)
+        end
+        counters:incr(metrics.label(metrics.FLAGS_SET, "source", "admin"))
+        return reply.send(reply.OK, flag_json(id, set))
+    end
+    if method == "DELETE" then
+        local was = flags:clear(id)
+        if was then
+            counters:incr(metrics.FLAGS_CLEARED)
+        end
+        return reply.send(reply.OK, '{"saleId":' .. id .. ',"soldOut":false,"cleared":' .. tostring(was) .. '}')
+    end
+    return reply.method_not_allowed("GET, PUT, DELETE")
+end
+
+function _M.handle(flags, counters)
+    local uri = var.uri
+    local method = get_method()
+    if uri == "/edge/flags" or uri == "/edge/flags/" then
+        if method ~= "GET" then
+            return reply.method_not_allowed("GET")
+        end
+        return list(flags)
+    end
+    local raw = str_match(uri, "^/edge/flags/sold%-out/([^/]+)$")
+    if not raw then
+        return reply.not_found()
+    end
+    local id, err = sold_out.canonical_id(raw)
+    if not id then
+        return reply.error(reply.BAD_REQUEST, "BAD_REQUEST", err)
+    end
+    return one(flags, counters, id, method)
+end
+
+-- Flags currently set, for the metrics gauge (bounded like the listing).
+function _M.count(flags)
+    return #flags:list(MAX_LISTED)
+end
+
+return _M

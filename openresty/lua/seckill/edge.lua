@@ -1,0 +1,91 @@
+-- The edge's phase handlers, wired once in init_by_lua (conf.d/00-tunables.conf) from the rendered settings.
+-- Workers inherit the objects built here from the master. The nginx config calls only this module.
+local sold_out = require "seckill.sold_out"
+local rate_limit = require "seckill.rate_limit"
+local metrics = require "seckill.metrics"
+local admin = require "seckill.admin"
+local reply = require "seckill.reply"
+
+local ngx = ngx
+local var = ngx.var
+local get_method = ngx.req.get_method
+local str_sub = string.sub
+local str_match = string.match
+local tostring = tostring
+
+local _M = {}
+
+local flags, limiter, counters
+
+-- settings: rate ("20r/s"), burst, sold_out_ttl (s), sold_out_dict, metrics_dict.
+function _M.init(settings)
+    counters = metrics.new(settings.metrics_dict)
+    flags = sold_out.new(settings.sold_out_dict, settings.sold_out_ttl)
+    limiter = rate_limit.new(settings.rate, settings.burst)
+end
+
+-- Purchase, rewrite phase (set_by_lua): the 410 body when the sale is flagged sold out, else "". It runs before
+-- limit_req (preaccess): sold-out answers are as cheap as a 429 and final, so they do not use up the client's
+-- allowance, and a client retrying a sold-out sale keeps hearing SOLD_OUT (stop), not RATE_LIMITED (retry later).
+function _M.sold_out_body()
+    if get_method() ~= "POST" then
+        return ""
+    end
+    -- The location's regex captures a canonical id (no leading zeros, at most 19 digits) or nothing.
+    local id = var.sale_id
+    if not id or id == "" or not flags:is_set(id) then
+        return ""
+    end
+    counters:incr(metrics.SHORT_CIRCUITS)
+    return sold_out.body(id)
+end
+
+-- Purchase, header filter: the service's SOLD_OUT answer (410 + X-Seckill-Sold-Out) sets the sale's flag.
+function _M.purchase_header_filter()
+    if ngx.status ~= reply.GONE or not var.upstream_http_x_seckill_sold_out then
+        return
+    end
+    local id = var.sale_id
+    if not id or id == "" then
+        return
+    end
+    local ok, err = flags:set(id)
+    if not ok then
+        ngx.log(ngx.WARN, "failed to set the sold-out flag of sale ", id, ": ", err)
+        return
+    end
+    counters:incr(metrics.label(metrics.FLAGS_SET, "source", "upstream"))
+end
+
+-- error_page 429 (limit_req refused the purchase).
+function _M.rate_limited()
+    counters:incr(metrics.RATE_LIMITED)
+    return limiter:refuse()
+end
+
+-- error_page 502 503 504 (nginx could not reach the service or it did not answer in time). The service's own
+-- 503 is passed through untouched (proxy_intercept_errors is off), so this only sees nginx's errors.
+function _M.upstream_unavailable()
+    local status = str_match(var.upstream_status or "", "(%d%d%d)$") or str_sub(tostring(ngx.status), 1, 3)
+    counters:incr(metrics.label(metrics.UPSTREAM_ERRORS, "status", status))
+    return reply.unavailable()
+end
+
+function _M.admin()
+    return admin.handle(flags, counters)
+end
+
+function _M.metrics()
+    return reply.send(reply.OK, counters:render({ [metrics.FLAGS] = admin.count(flags) }))
+end
+
+-- Log phase (server-wide): counts the request under the route its location set in $edge_route.
+function _M.log()
+    local route = var.edge_route
+    if not route or route == "" then
+        return
+    end
+    counters:request(route, ngx.status)
+end
+
+return _M

@@ -1,0 +1,104 @@
+-- Edge counters in a shared dict (one set per nginx instance, summed over its workers), rendered as Prometheus
+-- text. A series' full name with labels is its dict key; labels come from the config and status codes only, so
+-- the number of series stays small. Counters survive a reload (HUP), not a restart.
+local ngx = ngx
+local shared = ngx.shared
+local log = ngx.log
+local WARN = ngx.WARN
+local concat = table.concat
+local sort = table.sort
+local str_match = string.match
+local setmetatable = setmetatable
+local pairs = pairs
+local tostring = tostring
+
+local _M = {
+    REQUESTS = "seckill_edge_requests_total",
+    RATE_LIMITED = "seckill_edge_rate_limited_total",
+    SHORT_CIRCUITS = "seckill_edge_sold_out_short_circuits_total",
+    FLAGS_SET = "seckill_edge_sold_out_flags_set_total",
+    FLAGS_CLEARED = "seckill_edge_sold_out_flags_cleared_total",
+    UPSTREAM_ERRORS = "seckill_edge_upstream_errors_total",
+    FLAGS = "seckill_edge_sold_out_flags",
+}
+
+local HELP = {
+    [_M.REQUESTS] = { "counter", "Requests answered by the edge, by route and status." },
+    [_M.RATE_LIMITED] = { "counter", "Purchases refused by the per-IP limit (429)." },
+    [_M.SHORT_CIRCUITS] = { "counter", "Purchases answered SOLD_OUT from the edge's flag without the service." },
+    [_M.FLAGS_SET] = { "counter", "Sold-out flags set, by source (upstream answer or admin)." },
+    [_M.FLAGS_CLEARED] = { "counter", "Sold-out flags cleared through the admin location." },
+    [_M.UPSTREAM_ERRORS] = { "counter", "Upstream failures answered 503 by the edge, by nginx status (502, 504)." },
+    [_M.FLAGS] = { "gauge", "Sold-out flags currently set." },
+}
+
+local mt = { __index = _M }
+
+function _M.new(dict_name)
+    local dict = shared[dict_name]
+    assert(dict, "no lua_shared_dict " .. tostring(dict_name))
+    -- Per-worker cache of request series names, so the log phase does not build strings.
+    return setmetatable({ dict = dict, request_keys = {} }, mt)
+end
+
+-- Counts one; the edge keeps working if the dict is full (a counter is lost, never a request).
+function _M.incr(self, series)
+    local _, err = self.dict:incr(series, 1, 0)
+    if err then
+        log(WARN, "failed to count ", series, ": ", err)
+    end
+end
+
+function _M.label(name, label, value)
+    return name .. '{' .. label .. '="' .. value .. '"}'
+end
+
+function _M.request(self, route, status)
+    local by_status = self.request_keys[route]
+    if not by_status then
+        by_status = {}
+        self.request_keys[route] = by_status
+    end
+    local key = by_status[status]
+    if not key then
+        key = _M.REQUESTS .. '{route="' .. route .. '",status="' .. status .. '"}'
+        by_status[status] = key
+    end
+    return self:incr(key)
+end
+
+-- Prometheus text of every counter, plus the gauges given as { [name] = value }.
+function _M.render(self, gauges)
+    local by_name = {}
+    for _, key in pairs(self.dict:get_keys(0)) do
+        local name = str_match(key, "^[%w_]+")
+        by_name[name] = by_name[name] or {}
+        local series = by_name[name]
+        series[#series + 1] = key .. " " .. tostring(self.dict:get(key) or 0)
+    end
+    for name, value in pairs(gauges or {}) do
+        by_name[name] = { name .. " " .. tostring(value) }
+    end
+    local names = {}
+    for name in pairs(by_name) do
+        names[#names + 1] = name
+    end
+    sort(names)
+    local out = {}
+    for _, name in pairs(names) do
+        local help = HELP[name]
+        if help then
+            out[#out + 1] = "# HELP " .. name .. " " .. help[2]
+            out[#out + 1] = "# TYPE " .. name .. " " .. help[1]
+        end
+        local series = by_name[name]
+        sort(series)
+        for i = 1, #series do
+            out[#out + 1] = series[i]
+        end
+    end
+    out[#out + 1] = ""
+    return concat(out, "\n")
+end
+
+return _M

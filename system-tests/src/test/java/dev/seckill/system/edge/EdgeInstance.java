@@ -1,0 +1,126 @@
+package dev.seckill.system.edge;
+
+import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * An edge of its own for a test: the project's nginx config, started by {@code bin/lib/edge.sh} (the code
+ * {@code bin/seckill} runs for the edge) with its own run directory next to the test stack's, a free port and the
+ * knobs the test gives, usually in front of an {@link UpstreamStub}. The edge script rather than
+ * {@code bin/seckill up|restart edge}: those may rebuild the Java modules first, which an edge test must not do.
+ */
+final class EdgeInstance implements AutoCloseable {
+
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+    private static final String EDGE_SCRIPT = "bin/lib/edge.sh";
+
+    /**
+     * Knobs every test edge gets unless the test says otherwise: X-Forwarded-For trusted from loopback (so a test
+     * can act as many clients), a limit too high to matter, and the rest pinned so the developer's shell
+     * environment cannot change a test.
+     */
+    static final Map<String, String> DEFAULTS = Map.ofEntries(
+            Map.entry("SECKILL_EDGE_TRUSTED_PROXIES", "127.0.0.1"),
+            Map.entry("SECKILL_EDGE_RATE", "1000"),
+            Map.entry("SECKILL_EDGE_BURST", "1000"),
+            Map.entry("SECKILL_EDGE_ZONE_SIZE", "1m"),
+            Map.entry("SECKILL_EDGE_SOLDOUT_TTL", "30"),
+            Map.entry("SECKILL_EDGE_BODY_MAX", "1k"),
+            Map.entry("SECKILL_EDGE_CONNECT_TIMEOUT", "1s"),
+            Map.entry("SECKILL_EDGE_READ_TIMEOUT", "10s"),
+            Map.entry("SECKILL_EDGE_MICROCACHE_TTL", "1s"),
+            Map.entry("SECKILL_EDGE_KEEPALIVE", "16"),
+            Map.entry("SECKILL_EDGE_WORKERS", "2"),
+            Map.entry("SECKILL_EDGE_LISTEN", "127.0.0.1"),
+            // Empty means the default: the repository's openresty/html.
+            Map.entry("SECKILL_EDGE_HTML_ROOT", ""));
+
+    private final Stack stack = Stack.get();
+    private final Map<String, String> env = new HashMap<>();
+    private final int port;
+
+    private EdgeInstance(String name, Map<String, String> knobs) {
+        this.port = freePort();
+        Path runDir = stack.runDir().resolveSibling("edge-it").resolve(name);
+        env.putAll(DEFAULTS);
+        env.putAll(knobs);
+        env.put("SECKILL_RUN_DIR", runDir.toString());
+        env.put("SECKILL_EDGE_PORT", Integer.toString(port));
+        // A run directory left by an earlier, interrupted run: stop what it recorded, then start from nothing.
+        stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "stop");
+        deleteTree(runDir);
+    }
+
+    /** Starts an edge; knobs are SECKILL_EDGE_* variables (on top of {@link #DEFAULTS}). */
+    static EdgeInstance start(String name, Map<String, String> knobs) {
+        EdgeInstance edge = new EdgeInstance(name, knobs);
+        edge.stack.script(edge.env, COMMAND_TIMEOUT, EDGE_SCRIPT, "start");
+        return edge;
+    }
+
+    /** Headers that make a request come from client {@code ip} (X-Forwarded-For, trusted from loopback). */
+    static String[] from(String ip, String... more) {
+        String[] h = new String[more.length + 2];
+        h[0] = "X-Forwarded-For";
+        h[1] = ip;
+        System.arraycopy(more, 0, h, 2, more.length);
+        return h;
+    }
+
+    String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    /** Re-renders the config with changed knobs and reloads nginx (HUP); returns before the new workers serve. */
+    void reload(Map<String, String> changedKnobs) {
+        env.putAll(changedKnobs);
+        stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "reload");
+    }
+
+    /** The edge's counters as Prometheus text (loopback-only location). */
+    String metrics(HttpJson http) {
+        return http.get(url("/edge/metrics")).body();
+    }
+
+    @Override
+    public void close() {
+        stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "stop");
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to find a free port", e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("failed to delete " + p, e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to delete " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.seckill.system.edge;
+
+import dev.seckill.testkit.HttpJson;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Static files and their cache headers (issue 5): HTML revalidates (no-cache + ETag -> 304), fingerprinted assets
+ * are kept a year. The edge serves a page directory of the test's own (SECKILL_EDGE_HTML_ROOT), so the sale page's
+ * real files can change freely; EdgeRoutingIT checks the repository's page is served.
+ */
+class EdgeStaticIT {
+
+    private static final String YEAR_IMMUTABLE = "public, max-age=31536000, immutable";
+
+    @TempDir
+    static Path html;
+    private static UpstreamStub upstream;
+    private static EdgeInstance edge;
+    private final HttpJson http = new HttpJson();
+
+    @BeforeAll
+    static void start() throws IOException {
+        Files.writeString(html.resolve("index.html"), "<!doctype html><title>t</title><p>sale</p>\n");
+        Files.createDirectories(html.resolve("assets"));
+        Files.writeString(html.resolve("assets/app.0123abcd.css"), "body{margin:0}\n");
+        Files.writeString(html.resolve("assets/logo.89abcdef01.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+        Files.writeString(html.resolve("assets/plain.css"), "p{color:red}\n");
+        Files.writeString(html.resolve("assets/short.abc.css"), "p{color:blue}\n");
+        Files.writeString(html.resolve("build.sh"), "#!/bin/sh\n");
+        Files.writeString(html.resolve(".env"), "SECRET=1\n");
+        upstream = UpstreamStub.start();
+        edge = EdgeInstance.start("static", Map.of("SECKILL_EDGE_UPSTREAM", upstream.address(),
+                "SECKILL_EDGE_HTML_ROOT", html.toString()));
+    }
+
+    @AfterAll
+    static void stop() {
+        edge.close();
+        upstream.close();
+    }
+
+    @Test
+    void htmlIsRevalidatedWithEtagAnd304() {
+        HttpJson.Response page = http.get(edge.url("/"));
+        assertEquals(200, page.status());
+        assertTrue(page.header("Content-Type").startsWith("text/html"), page.header("Content-Type"));
+        assertEquals("no-cache", page.header("Cache-Control"));
+        String etag = page.header("ETag");
+        assertNotNull(etag, "HTML needs an ETag to revalidate");
+
+        HttpJson.Response again = http.get(edge.url("/index.html"), "If-None-Match", etag);
+
+        assertEquals(304, again.status());
+        assertEquals("", again.body());
+        assertEquals(etag, again.header("ETag"));
+        assertEquals("no-cache", again.header("Cache-Control"));
+    }
+
+    @Test
+    void fingerprintedAssetsAreCachedForAYearAndImmutable() {
+        for (String path : new String[] {"/assets/app.0123abcd.css", "/assets/logo.89abcdef01.svg"}) {
+            HttpJson.Response asset = http.get(edge.url(path));
+            assertEquals(200, asset.status(), path);
+            assertEquals(YEAR_IMMUTABLE, asset.header("Cache-Control"), path);
+            assertNotNull(asset.header("ETag"), path);
+
+            HttpJson.Response again = http.get(edge.url(path), "If-None-Match", asset.header("ETag"));
+            assertEquals(304, again.status(), path);
+            assertEquals(YEAR_IMMUTABLE, again.header("Cache-Control"), path);
+        }
+        assertTrue(http.get(edge.url("/assets/app.0123abcd.css")).header("Content-Type").startsWith("text/css"));
+    }
+
+    @Test
+    void unversionedAssetsAreRevalidated() {
+        for (String path : new String[] {"/assets/plain.css", "/assets/short.abc.css"}) {
+            HttpJson.Response asset = http.get(edge.url(path));
+            assertEquals(200, asset.status(), path);
+            assertEquals("no-cache", asset.header("Cache-Control"), path);
+        }
+    }
+
+    @Test
+    void missingFilesAndThePagesToolingAre404Json() {
+        for (String path : new String[] {"/nope.html", "/assets/gone.0123abcd.js", "/assets/", "/build.sh", "/.env"}) {
+            HttpJson.Response r = http.get(edge.url(path));
+            assertEquals(404, r.status(), path);
+            assertEquals("NOT_FOUND", r.code(), path);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.seckill.system.edge;
+
+import dev.seckill.testkit.HttpJson;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static dev.seckill.system.edge.EdgeInstance.from;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The service down, slow or failing, seen through the edge (issue 5): nginx's own failures become 503 JSON with
+ * Retry-After, never an HTML page; the service's own 503 passes through as it is. Each test has its own edge.
+ */
+class EdgeUpstreamFailureIT {
+
+    private final HttpJson http = new HttpJson();
+
+    @Test
+    void stoppedUpstreamBecomes503JsonWithRetryAfter() {
+        UpstreamStub upstream = UpstreamStub.start();
+        try (EdgeInstance edge = EdgeInstance.start("upstream-stopped",
+                Map.of("SECKILL_EDGE_UPSTREAM", upstream.address()))) {
+            assertEquals(202, http.post(edge.url("/api/sales/1/purchase"), null, from("10.4.0.1")).status());
+            upstream.close();
+
+            HttpJson.Response purchase = http.post(edge.url("/api/sales/1/purchase"), null, from("10.4.0.1"));
+            HttpJson.Response read = http.get(edge.url("/api/sales/2"));
+            HttpJson.Response health = http.get(edge.url("/observe/health"));
+
+            for (HttpJson.Response r : new HttpJson.Response[] {purchase, read, health}) {
+                assertUnavailable(r);
+            }
+            assertTrue(edge.metrics(http).contains("seckill_edge_upstream_errors_total{status=\"502\"}"),
+                    edge.metrics(http));
+        } finally {
+            upstream.close();
+        }
+    }
+
+    @Test
+    void slowUpstreamBecomes503AfterTheReadTimeout() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        try (UpstreamStub upstream = UpstreamStub.start();
+             EdgeInstance edge = EdgeInstance.start("upstream-slow", Map.of(
+                     "SECKILL_EDGE_UPSTREAM", upstream.address(), "SECKILL_EDGE_READ_TIMEOUT", "1s"))) {
+            // The service holds the purchase until the test lets it go (at most 20 s).
+            upstream.answer(hit -> {
+                release.await(20, TimeUnit.SECONDS);
+                return UpstreamStub.DEFAULT.answer(hit);
+            });
+
+            HttpJson.Response r = http.post(edge.url("/api/sales/3/purchase"), null, from("10.4.0.2"));
+
+            assertUnavailable(r);
+            assertTrue(edge.metrics(http).contains("seckill_edge_upstream_errors_total{status=\"504\"}"),
+                    edge.metrics(http));
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void theServicesOwn503PassesThroughUnchanged() {
+        String body = "{\"code\":\"UNAVAILABLE\",\"message\":\"redis is down\"}";
+        try (UpstreamStub upstream = UpstreamStub.start();
+             EdgeInstance edge = EdgeInstance.start("upstream-503",
+                     Map.of("SECKILL_EDGE_UPSTREAM", upstream.address()))) {
+            upstream.answer(hit -> UpstreamStub.Reply.json(503, body, "Retry-After", "3"));
+
+            HttpJson.Response r = http.post(edge.url("/api/sales/4/purchase"), null, from("10.4.0.3"));
+
+            assertEquals(503, r.status());
+            assertEquals(body, r.body());
+            assertEquals("3", r.header("Retry-After"));
+        }
+    }
+
+    private static void assertUnavailable(HttpJson.Response r) {
+        assertEquals(503, r.status(), r.body());
+        assertTrue(r.header("Content-Type").startsWith("application/json"), r.header("Content-Type"));
+        assertEquals("UNAVAILABLE", r.code(), r.body());
+        int retryAfter = Integer.parseInt(r.header("Retry-After"));
+        assertTrue(retryAfter >= 1, "Retry-After " + retryAfter);
+    }
+}
