@@ -1,14 +1,18 @@
 package dev.seckill.writer;
 
+import dev.seckill.writer.config.WriterSettings;
+import dev.seckill.writer.observe.WriterHealth;
 import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
-import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
+import io.micrometer.core.instrument.Metrics;
 
-/** Starts the batch writer: Kafka to MySQL, with health and metrics over HTTP. */
+/** Starts the batch writer (Kafka to MySQL) and its health and metrics endpoints. */
 public final class WriterMain {
+
+    private static final System.Logger LOG = System.getLogger(WriterMain.class.getName());
 
     private WriterMain() {
     }
@@ -16,13 +20,27 @@ public final class WriterMain {
     public static void main(String[] args) {
         LogConfig.configureRuntime();
         Config config = Config.create();
-        WebServer.builder()
+        WriterSettings settings = WriterSettings.from(config);
+
+        // Built first: it sets up Helidon's Micrometer provider (and its meter filters) before any meter exists.
+        MetricsObserver metrics = MetricsObserver.builder().build();
+        // Meters on the global registry are what that provider serves at /observe/metrics.
+        Writer writer = Writer.start(settings, Metrics.globalRegistry);
+        WebServer server = WebServer.builder()
                 .config(config.get("server"))
                 .addFeature(ObserveFeature.builder()
-                        .addObserver(HealthObserver.builder().details(true).build())
-                        .addObserver(MetricsObserver.builder().build())
+                        .addObserver(WriterHealth.observer(writer.dataSource(), writer.loop()::alive))
+                        .addObserver(metrics)
                         .build())
                 .build()
                 .start();
+
+        // SIGTERM: stop the loop first (its batch is abandoned uncommitted, or committed if it was done), then HTTP.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            writer.close();
+            server.stop();
+        }, "writer-shutdown"));
+        LOG.log(System.Logger.Level.INFO, "seckill writer consuming " + settings.kafka().topic() + " as group "
+                + settings.kafka().groupId() + "; health on http://127.0.0.1:" + server.port() + "/observe/health");
     }
 }

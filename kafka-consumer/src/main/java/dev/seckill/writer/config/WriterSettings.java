@@ -1,0 +1,106 @@
+package dev.seckill.writer.config;
+
+import io.helidon.config.Config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Every setting of the writer, read once from config at start and validated there, so that a bad value stops the
+ * process with a clear message instead of surfacing later inside the consumer loop.
+ */
+public record WriterSettings(Kafka kafka, Db db, Retry retry, Duration stall, Duration shutdownTimeout) {
+
+    /** Largest batch accepted: one batch is one transaction and one multi-row insert. */
+    public static final int MAX_BATCH = 5000;
+
+    public WriterSettings {
+        Objects.requireNonNull(kafka, "kafka");
+        Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(retry, "retry");
+        positive(stall, "writer.stall-ms");
+        positive(shutdownTimeout, "writer.shutdown-timeout-ms");
+    }
+
+    /** Where the orders come from and where the ones that can never be written go. */
+    public record Kafka(String bootstrap, String topic, String deadLetterTopic, String groupId, int maxPollRecords,
+                        Duration pollTimeout, Duration sessionTimeout) {
+        public Kafka {
+            notBlank(bootstrap, "kafka.bootstrap");
+            notBlank(topic, "kafka.topic");
+            notBlank(deadLetterTopic, "kafka.dead-letter-topic");
+            notBlank(groupId, "kafka.group-id");
+            if (maxPollRecords < 1 || maxPollRecords > MAX_BATCH) {
+                throw new IllegalArgumentException("kafka.max-poll-records must be 1.." + MAX_BATCH + ", is " + maxPollRecords);
+            }
+            positive(pollTimeout, "kafka.poll-timeout-ms");
+            positive(sessionTimeout, "kafka.session-timeout-ms");
+        }
+    }
+
+    /** The orders database. */
+    public record Db(String url, String user, String password, int pool) {
+        public Db {
+            notBlank(url, "db.url");
+            notBlank(user, "db.user");
+            Objects.requireNonNull(password, "db.password");
+            if (pool < 2) {
+                throw new IllegalArgumentException("db.pool must be at least 2 (writer + health check), is " + pool);
+            }
+        }
+    }
+
+    /** How failed batches and stock-row conflicts are retried. */
+    public record Retry(Duration initialBackoff, Duration maxBackoff, int versionAttempts) {
+        public Retry {
+            positive(initialBackoff, "writer.backoff.initial-ms");
+            positive(maxBackoff, "writer.backoff.max-ms");
+            if (maxBackoff.compareTo(initialBackoff) < 0) {
+                throw new IllegalArgumentException("writer.backoff.max-ms must not be below writer.backoff.initial-ms");
+            }
+            if (versionAttempts < 1) {
+                throw new IllegalArgumentException("writer.version-attempts must be at least 1, is " + versionAttempts);
+            }
+        }
+    }
+
+    /** Reads the settings from the root config; defaults are those of application.yaml. */
+    public static WriterSettings from(Config root) {
+        Config k = root.get("kafka");
+        Config d = root.get("db");
+        Config w = root.get("writer");
+        return new WriterSettings(
+                new Kafka(k.get("bootstrap").asString().orElse("127.0.0.1:19092"),
+                        k.get("topic").asString().orElse("seckill.orders"),
+                        k.get("dead-letter-topic").asString().orElse("seckill.orders.DLT"),
+                        k.get("group-id").asString().orElse("seckill-writer"),
+                        k.get("max-poll-records").asInt().orElse(1000),
+                        millis(k.get("poll-timeout-ms"), 500),
+                        millis(k.get("session-timeout-ms"), 10_000)),
+                new Db(d.get("url").asString().orElse("jdbc:mariadb://127.0.0.1:13306/seckill"),
+                        d.get("user").asString().orElse("seckill"),
+                        d.get("password").asString().orElse(""),
+                        d.get("pool").asInt().orElse(3)),
+                new Retry(millis(w.get("backoff.initial-ms"), 100),
+                        millis(w.get("backoff.max-ms"), 5000),
+                        w.get("version-attempts").asInt().orElse(5)),
+                millis(w.get("stall-ms"), 60_000),
+                millis(w.get("shutdown-timeout-ms"), 10_000));
+    }
+
+    private static Duration millis(Config c, long def) {
+        return Duration.ofMillis(c.asLong().orElse(def));
+    }
+
+    private static void notBlank(String v, String key) {
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException(key + " must be set");
+        }
+    }
+
+    private static void positive(Duration d, String key) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(key + " must be positive, is " + d);
+        }
+    }
+}

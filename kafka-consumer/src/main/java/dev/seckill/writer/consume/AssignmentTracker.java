@@ -1,0 +1,54 @@
+package dev.seckill.writer.consume;
+
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Logs partition ownership changes and keeps a snapshot of the assignment that other threads (health, tests) may
+ * read. It flushes nothing: the loop holds no batch across a poll, and the callbacks run only inside poll.
+ */
+final class AssignmentTracker implements ConsumerRebalanceListener {
+
+    private static final System.Logger LOG = System.getLogger(AssignmentTracker.class.getName());
+
+    private volatile Set<TopicPartition> owned = Set.of();
+
+    Set<TopicPartition> owned() {
+        return owned;
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        if (!partitions.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "partitions revoked: " + partitions);
+        }
+        owned = without(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        if (!partitions.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "partitions assigned: " + partitions);
+        }
+        // Cooperative rebalancing hands over only the new partitions: add them to what we keep.
+        Set<TopicPartition> now = new HashSet<>(owned);
+        now.addAll(partitions);
+        owned = Set.copyOf(now);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        LOG.log(System.Logger.Level.WARNING, "partitions lost (session expired): " + partitions);
+        owned = without(partitions);
+    }
+
+    private Set<TopicPartition> without(Collection<TopicPartition> gone) {
+        Set<TopicPartition> left = new HashSet<>(owned);
+        left.removeAll(gone);
+        return Set.copyOf(left);
+    }
+}
