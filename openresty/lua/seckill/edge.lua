@@ -8,6 +8,8 @@ local reply = require "seckill.reply"
 
 local ngx = ngx
 local var = ngx.var
+local log = ngx.log
+local WARN = ngx.WARN
 local get_method = ngx.req.get_method
 local str_sub = string.sub
 local str_match = string.match
@@ -41,6 +43,7 @@ function _M.sold_out_body()
 end
 
 -- Purchase, header filter: the service's SOLD_OUT answer (410 + X-Seckill-Sold-Out) sets the sale's flag.
+-- ($upstream_http_x_seckill_sold_out is nginx's name for that header of the upstream's answer.)
 function _M.purchase_header_filter()
     if ngx.status ~= reply.GONE or not var.upstream_http_x_seckill_sold_out then
         return
@@ -51,7 +54,7 @@ function _M.purchase_header_filter()
     end
     local ok, err = flags:set(id)
     if not ok then
-        ngx.log(ngx.WARN, "failed to set the sold-out flag of sale ", id, ": ", err)
+        log(WARN, "failed to set the sold-out flag of sale ", id, ": ", err)
         return
     end
     counters:incr(metrics.label(metrics.FLAGS_SET, "source", "upstream"))
