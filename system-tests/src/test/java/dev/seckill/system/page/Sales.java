@@ -1,0 +1,26 @@
+package dev.seckill.system.page;
+
+import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stack;
+
+import java.time.Instant;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Sales made for a page test through the admin API (the service's own port; the edge does not expose it). */
+final class Sales {
+
+    private Sales() {
+    }
+
+    /** Creates a sale and returns its id. */
+    static long create(String name, long priceCents, int stock, Instant startsAt, Instant endsAt) {
+        Stack stack = Stack.get();
+        String body = "{\"name\":\"" + name + "\",\"priceCents\":" + priceCents + ",\"stock\":" + stock
+                + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}";
+        HttpJson.Response r = new HttpJson().post(stack.serviceUrl() + "/admin/sales", body,
+                "Authorization", HttpJson.bearer(stack.adminToken()));
+        assertEquals(201, r.status(), "create sale: " + r.body());
+        return r.json().path("id").asLong();
+    }
+}
