@@ -46,6 +46,11 @@ public final class Main {
                 .routing(wiring::routing)
                 .build()
                 .start();
+        if (!server.isRunning()) {
+            // Helidon logs a failed bind and returns: a service nobody can reach must not linger.
+            LOG.log(System.Logger.Level.ERROR, "failed to start the HTTP server; exiting");
+            System.exit(1);
+        }
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();

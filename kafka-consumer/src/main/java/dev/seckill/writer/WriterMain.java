@@ -34,6 +34,11 @@ public final class WriterMain {
                         .build())
                 .build()
                 .start();
+        if (!server.isRunning()) {
+            // Helidon logs a failed bind and returns: without health the writer cannot be supervised, so stop.
+            writer.close();
+            System.exit(1);
+        }
 
         // SIGTERM: stop the loop first (its batch is abandoned uncommitted, or committed if it was done), then HTTP.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
