@@ -15,13 +15,13 @@ public final class SaleCatalog {
 
     private static final long MAX_ID_REFRESH_MS = 1000;
 
-    private final SaleRepository repository;
+    private final SaleSource repository;
     private final Clock clock;
     private final ConcurrentMap<Long, Sale> sales = new ConcurrentHashMap<>();
     private final AtomicLong maxId = new AtomicLong(-1);
-    private final AtomicLong maxIdReadAt = new AtomicLong(Long.MIN_VALUE / 2);
+    private volatile long maxIdReadAt = Long.MIN_VALUE / 2;
 
-    public SaleCatalog(SaleRepository repository, Clock clock) {
+    public SaleCatalog(SaleSource repository, Clock clock) {
         this.repository = repository;
         this.clock = clock;
     }
@@ -48,12 +48,20 @@ public final class SaleCatalog {
         maxId.accumulateAndGet(sale.id(), Math::max);
     }
 
+    /**
+     * The highest sale id known, refreshed from the DB at most once a second. The refresh happens under a lock
+     * that concurrent callers wait on, so nobody answers from a value that is still being loaded (regression:
+     * right after a restart, requests racing the first refresh were answered 404 for existing sales).
+     */
     private long knownMaxId() {
-        long now = clock.millis();
-        long readAt = maxIdReadAt.get();
-        if (now - readAt >= MAX_ID_REFRESH_MS && maxIdReadAt.compareAndSet(readAt, now)) {
-            long fromDb = repository.maxId();
-            maxId.accumulateAndGet(fromDb, Math::max);
+        if (clock.millis() - maxIdReadAt >= MAX_ID_REFRESH_MS) {
+            synchronized (this) {
+                long now = clock.millis();
+                if (now - maxIdReadAt >= MAX_ID_REFRESH_MS) {
+                    maxId.accumulateAndGet(repository.maxId(), Math::max);
+                    maxIdReadAt = now;
+                }
+            }
         }
         return maxId.get();
     }

@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Sales in MySQL. The service only inserts and reads them; the batch writer owns the stock column. */
-public final class SaleRepository {
+public final class SaleRepository implements SaleSource {
 
     private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at";
 
@@ -46,6 +46,7 @@ public final class SaleRepository {
         }
     }
 
+    @Override
     public Optional<Sale> find(long id) {
         List<Sale> found = query("SELECT " + COLUMNS + " FROM sale WHERE id = ?", id);
         return found.stream().findFirst();
@@ -106,6 +107,7 @@ public final class SaleRepository {
         }
     }
 
+    @Override
     public long maxId() {
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(id), 0) FROM sale");
