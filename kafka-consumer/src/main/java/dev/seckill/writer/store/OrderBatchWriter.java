@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,25 +21,29 @@ import java.util.Set;
 
 /**
  * One batch, one transaction: read the batch's sales and the orders it may repeat, decide what is new
- * ({@link BatchPlan}), insert the new orders of each sale with one multi-row {@code INSERT IGNORE} and decrement
- * that sale's stock by the rows really inserted ({@link SaleWriter}), commit.
+ * ({@link BatchPlan}), insert every new order with one multi-row {@code INSERT IGNORE}, then decrement each sale's
+ * stock by the rows inserted for it through the {@link StockGuard}, and commit.
  *
- * <p>Redelivery is harmless: an order already written is a duplicate and changes nothing. The insert count is
- * checked against the plan, so the stock moves by exactly the rows this transaction added. The first plan looks
- * existing orders up by order id only, which finds every redelivery; when an insert count disagrees with it (a
- * user's second, different order, or a second writer racing this one), the transaction is rolled back and planned
- * again with the (sale, user) lookup as well. If that still disagrees, a writer raced us: the batch fails and is
- * retried by the consumer.
+ * <p>The insert count is checked against the plan, so the stock moves by exactly the rows this transaction added;
+ * a redelivered order is a duplicate and changes nothing. A pass that cannot be committed is rolled back and the
+ * next pass knows more, so the loop ends:
+ * <ul>
+ *   <li>the guard refuses a sale (its DB stock cannot cover the new orders: an invariant breach between Redis and
+ *   the DB): the next pass writes only the earliest orders of that sale the stock covers and refuses the rest;</li>
+ *   <li>the insert count is below the plan (the first plan looks stored orders up by order id only, which finds
+ *   every redelivery, and misses a user's second, different order): the next pass also looks up (sale, user). If
+ *   that still disagrees, another writer raced this one: the batch fails and the consumer retries it.</li>
+ * </ul>
  */
 public final class OrderBatchWriter implements OrderStore {
 
     private final DataSource db;
-    private final SaleWriter sales;
+    private final StockGuard guard;
 
     /** @param versionAttempts optimistic-lock attempts per sale before the batch is retried as a whole */
     public OrderBatchWriter(DataSource db, int versionAttempts) {
         this.db = db;
-        this.sales = new SaleWriter(new StockGuard(versionAttempts));
+        this.guard = new StockGuard(versionAttempts);
     }
 
     @Override
@@ -49,13 +54,7 @@ public final class OrderBatchWriter implements OrderStore {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                BatchResult result;
-                try {
-                    result = write(c, events, false);
-                } catch (ConcurrentWriteException quickPlanMissed) {
-                    c.rollback();
-                    result = write(c, events, true);
-                }
+                BatchResult result = write(c, events);
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -65,37 +64,76 @@ public final class OrderBatchWriter implements OrderStore {
         }
     }
 
-    private BatchResult write(Connection c, List<OrderEvent> events, boolean lookUpUsers) throws SQLException {
+    private BatchResult write(Connection c, List<OrderEvent> events) throws SQLException {
         Set<Long> saleIds = new LinkedHashSet<>();
         events.forEach(e -> saleIds.add(e.saleId()));
-        Map<Long, Long> versions = OrderTable.saleVersions(c, saleIds);
-        List<StoredOrder> stored = new ArrayList<>(OrderTable.byOrderId(c, events));
-        if (lookUpUsers) {
-            stored.addAll(OrderTable.bySaleUser(c, events, versions.keySet()));
-        }
-        BatchPlan plan = BatchPlan.of(events, versions.keySet(), stored);
-
-        int inserted = 0;
+        // Per sale, the guard's first refusal; its stockLeft caps that sale in every later pass.
+        Map<Long, GuardBreach> breaches = new LinkedHashMap<>();
+        boolean lookUpUsers = false;
         int conflicts = 0;
-        List<Rejection> rejections = new ArrayList<>(plan.rejections());
-        List<GuardBreach> breaches = new ArrayList<>();
-        for (Map.Entry<Long, List<Integer>> sale : plan.freshBySale().entrySet()) {
-            List<Integer> indexes = sale.getValue();
-            List<OrderEvent> fresh = indexes.stream().map(events::get).toList();
-            SaleWriter.Outcome out = sales.write(c, sale.getKey(), versions.get(sale.getKey()), fresh);
-            inserted += out.written();
-            conflicts += out.conflicts();
-            if (out.breach() != null) {
-                breaches.add(out.breach());
-                String detail = "sale " + sale.getKey() + " has " + out.breach().stockLeft()
-                        + " units in the DB for " + out.breach().requested() + " new orders of this batch";
-                for (int i : indexes.subList(out.written(), indexes.size())) {
-                    rejections.add(new Rejection(i, RejectReason.STOCK_GUARD, detail));
+        while (true) {
+            Map<Long, Long> versions = OrderTable.saleVersions(c, saleIds);
+            List<StoredOrder> stored = new ArrayList<>(OrderTable.byOrderId(c, events));
+            if (lookUpUsers) {
+                stored.addAll(OrderTable.bySaleUser(c, events, versions.keySet()));
+            }
+            BatchPlan plan = BatchPlan.of(events, versions.keySet(), stored);
+            List<Rejection> rejections = new ArrayList<>(plan.rejections());
+            Map<Long, List<Integer>> writing = capped(plan, breaches, rejections);
+            List<OrderEvent> rows = writing.values().stream().flatMap(List::stream).map(events::get).toList();
+
+            int inserted = rows.isEmpty() ? 0 : OrderTable.insertIgnore(c, rows);
+            if (inserted != rows.size()) {
+                c.rollback();
+                if (lookUpUsers) {
+                    throw new ConcurrentWriteException(rows.size() + " new orders but " + inserted
+                            + " inserted: another writer wrote some of them since this batch read");
+                }
+                lookUpUsers = true;
+                continue;
+            }
+            boolean refused = false;
+            for (Map.Entry<Long, List<Integer>> sale : writing.entrySet()) {
+                int n = sale.getValue().size();
+                if (n == 0) {
+                    continue;
+                }
+                StockGuard.Outcome taken = guard.decrement(c, sale.getKey(), n, versions.get(sale.getKey()));
+                conflicts += taken.conflicts();
+                if (!taken.applied()) {
+                    refused = true;
+                    int requested = plan.freshBySale().get(sale.getKey()).size();
+                    breaches.merge(sale.getKey(), new GuardBreach(sale.getKey(), requested, taken.stockLeft()),
+                            (first, now) -> new GuardBreach(first.saleId(), first.requested(), now.stockLeft()));
                 }
             }
+            if (refused) {
+                c.rollback();
+                continue;
+            }
+            rejections.sort(Comparator.comparingInt(Rejection::index));
+            return new BatchResult(inserted, plan.duplicates(), rejections, List.copyOf(breaches.values()), conflicts);
         }
-        rejections.sort(Comparator.comparingInt(Rejection::index));
-        return new BatchResult(inserted, plan.duplicates(), rejections, breaches, conflicts);
+    }
+
+    /**
+     * The new orders to write per sale: all of them, or for a sale the guard refused, the earliest ones its stock
+     * covers; the others are added to {@code rejections} as STOCK_GUARD.
+     */
+    private static Map<Long, List<Integer>> capped(BatchPlan plan, Map<Long, GuardBreach> breaches,
+                                                   List<Rejection> rejections) {
+        Map<Long, List<Integer>> writing = new LinkedHashMap<>();
+        for (Map.Entry<Long, List<Integer>> sale : plan.freshBySale().entrySet()) {
+            List<Integer> fresh = sale.getValue();
+            GuardBreach breach = breaches.get(sale.getKey());
+            int keep = breach == null ? fresh.size() : Math.min(fresh.size(), breach.stockLeft());
+            writing.put(sale.getKey(), fresh.subList(0, keep));
+            for (int i : fresh.subList(keep, fresh.size())) {
+                rejections.add(new Rejection(i, RejectReason.STOCK_GUARD, "sale " + sale.getKey() + " has "
+                        + breach.stockLeft() + " units in the DB for " + breach.requested() + " new orders of this batch"));
+            }
+        }
+        return writing;
     }
 
     private static void rollback(Connection c, Exception cause) {
