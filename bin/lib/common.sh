@@ -3,11 +3,11 @@
 die() { echo "seckill: $*" >&2; exit 1; }
 say() { echo "seckill: $*" >&2; }
 
-# Finds a JDK >= 21: JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm.
+# Finds a JDK >= 21: JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm (SECKILL_JVM_DIR).
 find_jdk() {
-  local candidates=() j v
+  local candidates=() j v dir=${SECKILL_JVM_DIR:-/usr/lib/jvm}
   [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
-  for j in /usr/lib/jvm/temurin-25-jdk-amd64 $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do candidates+=("${j%/}"); done
+  for j in "$dir/temurin-25-jdk-amd64" $(ls -d "$dir"/*/ 2>/dev/null | sort -rV); do candidates+=("${j%/}"); done
   for j in "${candidates[@]}"; do
     [ -x "$j/bin/java" ] && [ -f "$j/release" ] || continue
     v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$j/release")

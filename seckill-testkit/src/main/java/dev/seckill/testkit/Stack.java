@@ -137,12 +137,35 @@ public final class Stack {
      * stack's environment plus {@code extraEnv}; fails like {@link #seckill(Duration, String...)}.
      */
     public String script(Map<String, String> extraEnv, Duration timeout, String script, String... args) {
+        Outcome o = run(extraEnv, timeout, script, args);
+        if (o.exit() != 0) {
+            throw new AssertionError(script + " " + String.join(" ", args) + " failed: " + o.output());
+        }
+        return o.output();
+    }
+
+    /** How a script ended: its exit code and its output (stdout and stderr together). */
+    public record Outcome(int exit, String output) {
+    }
+
+    /**
+     * Runs a script of the repository like {@link #script}, but returns its exit code instead of failing on a
+     * non-zero one: for tests of the scripts' own error handling.
+     */
+    public Outcome run(Map<String, String> extraEnv, Duration timeout, String script, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve(script).toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putAll(environment());
-        pb.environment().putAll(extraEnv);
+        // A null value removes the variable (e.g. JAVA_HOME, to test the JDK search).
+        extraEnv.forEach((k, v) -> {
+            if (v == null) {
+                pb.environment().remove(k);
+            } else {
+                pb.environment().put(k, v);
+            }
+        });
         try {
             Path out = Files.createTempFile("seckill-cmd", ".log");
             Process p = pb.redirectOutput(out.toFile()).start();
@@ -152,10 +175,7 @@ public final class Stack {
             }
             String text = Files.readString(out);
             Files.deleteIfExists(out);
-            if (p.exitValue() != 0) {
-                throw new AssertionError(script + " " + String.join(" ", args) + " failed: " + text);
-            }
-            return text;
+            return new Outcome(p.exitValue(), text);
         } catch (IOException e) {
             throw new AssertionError("failed to run " + script + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
