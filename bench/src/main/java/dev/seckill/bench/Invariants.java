@@ -39,6 +39,25 @@ public final class Invariants {
         }
     }
 
+    /**
+     * {@link #check(Connection, RedissonClient, long, Collection)}, plus: the sale sold exactly
+     * {@code min(stock, shoppers)} units, where {@code shoppers} is how many distinct users tried to buy. A crowd
+     * larger than the stock must leave nothing unsold (no unit stuck in a lost reservation); a smaller one must all
+     * have bought. For a run whose every shopper kept clicking until it held an order or heard SOLD_OUT.
+     */
+    public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts,
+                               long shoppers) throws SQLException {
+        Report r = check(db, redis, saleId, attempts);
+        long expected = Math.min(r.stockTotal(), shoppers);
+        if (r.dbOrders() == expected) {
+            return r;
+        }
+        List<String> violations = new ArrayList<>(r.violations());
+        violations.add("orders " + r.dbOrders() + " != min(stock " + r.stockTotal() + ", shoppers " + shoppers + ")");
+        return new Report(r.saleId(), r.stockTotal(), r.dbStock(), r.dbOrders(), r.distinctBuyers(), r.redisRemaining(),
+                r.redisBuyers(), r.accepted(), r.lost(), violations);
+    }
+
     public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts)
             throws SQLException {
         List<String> violations = new ArrayList<>();

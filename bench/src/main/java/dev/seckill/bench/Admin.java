@@ -1,0 +1,122 @@
+package dev.seckill.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The operator side of a bench: sales and their stats on the service's admin port, the edge's counters and
+ * sold-out flags on its loopback-only locations. Low volume, so the JDK client.
+ */
+final class Admin {
+
+    /** The consistency view of one sale ({@code GET /admin/sales/{id}/stats}). */
+    record SaleStats(long stockTotal, long dbStock, Long redisRemaining, long redisBuyers, long dbOrders,
+                     long consumerLag) {
+
+        /** The writer has caught up and has written at least {@code accepted} orders. */
+        boolean drained(long accepted) {
+            return consumerLag == 0 && dbOrders >= accepted;
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Target target;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    Admin(Target target) {
+        this.target = target;
+    }
+
+    /** Creates a sale that is open from a second ago for two hours; returns its id. */
+    long createSale(String name, int stock) throws IOException, InterruptedException {
+        Instant now = Instant.now();
+        String body = JSON.writeValueAsString(Map.of("name", name, "priceCents", 100, "stock", stock,
+                "startsAt", now.minusSeconds(1).toString(), "endsAt", now.plus(Duration.ofHours(2)).toString()));
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(target.serviceUrl() + "/admin/sales"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), true);
+        if (r.statusCode() != 201) {
+            throw new IOException("failed to create a sale: " + r.statusCode() + " " + r.body());
+        }
+        return JSON.readTree(r.body()).path("id").asLong();
+    }
+
+    SaleStats stats(long saleId) throws IOException, InterruptedException {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(
+                URI.create(target.serviceUrl() + "/admin/sales/" + saleId + "/stats")).GET(), true);
+        if (r.statusCode() != 200) {
+            throw new IOException("failed to read the stats of sale " + saleId + ": " + r.statusCode() + " " + r.body());
+        }
+        JsonNode s = JSON.readTree(r.body());
+        return new SaleStats(s.path("stockTotal").asLong(), s.path("dbStock").asLong(),
+                s.path("redisRemaining").isNumber() ? s.path("redisRemaining").asLong() : null,
+                s.path("redisBuyers").asLong(), s.path("dbOrders").asLong(), s.path("consumerLag").asLong(-1));
+    }
+
+    /** Polls the stats until the writer has caught up with {@code accepted} orders; null if it did not in time. */
+    SaleStats awaitDrained(long saleId, long accepted, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            SaleStats s = stats(saleId);
+            if (s.drained(accepted)) {
+                return s;
+            }
+            Thread.sleep(100);
+        }
+        return null;
+    }
+
+    /** The edge's counters, by full series name ({@code name{labels}}). */
+    Map<String, Double> edgeMetrics() throws IOException, InterruptedException {
+        return prometheus(send(HttpRequest.newBuilder(URI.create(target.edgeUrl() + "/edge/metrics")).GET(), false));
+    }
+
+    /** The service's meters ({@code /observe/metrics}), by full series name. */
+    Map<String, Double> serviceMetrics() throws IOException, InterruptedException {
+        return prometheus(send(HttpRequest.newBuilder(URI.create(target.serviceUrl() + "/observe/metrics"))
+                .header("Accept", "text/plain").GET(), false));
+    }
+
+    private static Map<String, Double> prometheus(HttpResponse<String> r) {
+        Map<String, Double> out = new HashMap<>();
+        for (String line : r.body().split("\n")) {
+            int space = line.lastIndexOf(' ');
+            if (line.startsWith("#") || space < 0) {
+                continue;
+            }
+            try {
+                out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+            } catch (NumberFormatException e) {
+                // not a sample line
+            }
+        }
+        return out;
+    }
+
+    /** Sets (ttlSeconds > 0) or clears (0) the edge's sold-out flag of a sale. */
+    void soldOutFlag(long saleId, int ttlSeconds) throws IOException, InterruptedException {
+        URI uri = URI.create(target.edgeUrl() + "/edge/flags/sold-out/" + saleId + (ttlSeconds > 0 ? "?ttl=" + ttlSeconds : ""));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri);
+        HttpResponse<String> r = send(ttlSeconds > 0 ? b.PUT(HttpRequest.BodyPublishers.noBody()) : b.DELETE(), false);
+        if (r.statusCode() != 200) {
+            throw new IOException("failed to set the edge's sold-out flag: " + r.statusCode() + " " + r.body());
+        }
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b, boolean admin) throws IOException, InterruptedException {
+        if (admin) {
+            b.header("Authorization", "Bearer " + target.adminToken());
+        }
+        return http.send(b.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

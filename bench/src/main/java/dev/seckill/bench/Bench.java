@@ -1,0 +1,151 @@
+package dev.seckill.bench;
+
+import dev.seckill.redis.RedisClients;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import org.redisson.api.RedissonClient;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * {@code bin/seckill bench}: the ceilings of the machine ({@link Ceilings}), then the flash sale ({@link FlashSale}),
+ * then the invariant check of every sale the run created, read from MySQL and Redis directly ({@link Invariants}),
+ * then the report (JSON, Markdown, SVG). Exits 1 when an invariant does not hold (speed targets only report).
+ * Tests call {@link #run(Target, BenchOptions)}.
+ */
+public final class Bench {
+
+    /** What a run found: the report's verdict on the invariants and where the report is. */
+    public record Outcome(boolean invariantsHold, List<Invariants.Report> checks, Path report) {
+    }
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) {
+        Logger.getLogger("").setLevel(Level.WARNING);
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        try {
+            Outcome o = run(Target.fromEnvironment(), options);
+            System.exit(o.invariantsHold() ? 0 : 1);
+        } catch (Exception e) {
+            System.err.println("bench: failed to run the bench: " + e);
+            System.exit(1);
+        }
+    }
+
+    public static Outcome run(Target target, BenchOptions o) throws Exception {
+        Machine machine = Machine.now();
+        Admin admin = new Admin(target);
+        RedissonClient redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", target.redisAddress()))));
+        try (Sampler sampler = new Sampler(target, admin, Duration.ofMillis(250));
+             Connection db = DriverManager.getConnection(target.jdbcUrl(), "seckill", "seckill")) {
+            say("minting " + o.users() + " user tokens");
+            Users users = new Users(target.tokenSecret(), o.firstUser(), o.users());
+            Ceilings.Result ceilings = o.ceilings() ? new Ceilings(target, admin, users, o, sampler).run(redis) : null;
+            FlashSale.Result sale = FlashSale.run(target, admin, sampler, users, o);
+
+            say("checking the invariants in MySQL and Redis");
+            List<Invariants.Report> raw = new ArrayList<>();
+            List<Report.Check> checks = new ArrayList<>();
+            // Every user of the crowd tried; the stock must be sold to exactly min(stock, users who got an answer).
+            long shoppers = sale.attempts().stream().filter(a -> a.status() != 0).mapToLong(Attempt::userId)
+                    .distinct().count();
+            raw.add(Invariants.check(db, redis, sale.saleId(), sale.attempts(), shoppers));
+            checks.add(Report.Check.of("flash sale", raw.get(0)));
+            if (ceilings != null) {
+                for (Ceilings.PurchaseSale p : ceilings.sales()) {
+                    raw.add(Invariants.check(db, redis, p.saleId(), p.attempts()));
+                    checks.add(Report.Check.of("purchase path", raw.get(raw.size() - 1)));
+                }
+            }
+            boolean hold = raw.stream().allMatch(Invariants.Report::ok);
+
+            List<Sampler.Sample> samples = sampler.samples();
+            Timeline t = new Timeline(sale.attempts());
+            FlashSaleNumbers numbers = FlashSaleNumbers.of(sale, t, o.stock());
+            List<Report.Memory> memory = Report.memory(samples, sale.t0(), sale.end());
+            Map<String, Double> ratios = ratios(ceilings);
+            Report report = new Report(machine.finished(), scenario(o, target), hold,
+                    Goals.of(o, ceilings, ratios, numbers, memory, hold), checks, numbers, Report.timeline(t),
+                    Report.ceilings(ceilings), ratios, memory,
+                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG), ceilings);
+            Path out = o.out().toAbsolutePath();
+            report.write(out, t, samples, sampler.marks());
+            summary(report, out);
+            return new Outcome(hold, raw, out.resolve("report.md"));
+        } finally {
+            redis.shutdown();
+        }
+    }
+
+    private static Map<String, Double> ratios(Ceilings.Result c) {
+        Map<String, Double> r = new LinkedHashMap<>();
+        if (c == null) {
+            return r;
+        }
+        for (String path : List.of(Ceilings.PURCHASE, Ceilings.PURCHASE_REFUSED)) {
+            r.put(path + " / " + Ceilings.TRIVIAL,
+                    Report.round(c.best().get(path).rps() / c.best().get(Ceilings.TRIVIAL).rps()));
+        }
+        r.put("sold-out short-circuit / nginx return 200",
+                Report.round(c.best().get(Ceilings.SHORT_CIRCUIT).rps() / c.best().get(Ceilings.RETURN_200).rps()));
+        r.put("batch writer / row-at-a-time", Report.round(c.writer().path("ratio").asDouble()));
+        return r;
+    }
+
+    private static Map<String, Object> scenario(BenchOptions o, Target t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("stock", o.stock());
+        m.put("users", o.users());
+        m.put("clicksPerUser", o.attempts());
+        m.put("connections", o.connections());
+        m.put("maxSeconds", o.duration().toSeconds());
+        m.put("edge", t.edgeUrl());
+        if (o.ceilings()) {
+            m.put("ceilingRounds", o.rounds());
+            m.put("ceilingSecondsPerRound", o.ceilingTime().toSeconds());
+        }
+        return m;
+    }
+
+    private static void summary(Report r, Path out) {
+        FlashSaleNumbers n = r.flashSale();
+        System.out.println(String.format(Locale.ROOT, "flash sale %d: %,d answers, %,.0f req/s, p50 %.2f ms, p99 %.2f ms, "
+                        + "max %.2f ms; sold out in %s s; edge share after sell-out %s; writer drained in %s s",
+                n.saleId(), n.requests(), n.rps(), n.latency().p50(), n.latency().p99(), n.latency().max(),
+                n.sellOutAt() == null ? "-" : String.format(Locale.ROOT, "%.3f", n.sellOutAt()),
+                n.edgeShareAfterSellOut() == null ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * n.edgeShareAfterSellOut()),
+                n.drainSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", n.drainSeconds())));
+        for (Report.Goal g : r.goals()) {
+            System.out.println((g.met() ? "  met      " : "  NOT MET  ") + g.name() + ": " + g.measured() + " (" + g.target() + ")");
+        }
+        for (Report.Check c : r.invariants()) {
+            System.out.println((c.ok() ? "  holds    " : "  VIOLATED ") + c.sale() + " " + c.saleId() + ": oversold "
+                    + c.oversold() + ", duplicates " + c.duplicates() + ", lost " + c.lost()
+                    + (c.ok() ? "" : ", " + c.violations()));
+        }
+        System.out.println("report: " + out.resolve("report.md") + " (and report.json, *.svg)");
+    }
+
+    static void say(String message) {
+        System.err.println("bench: " + message);
+    }
+}

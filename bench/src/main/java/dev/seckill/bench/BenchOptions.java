@@ -1,0 +1,75 @@
+package dev.seckill.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one bench run does. The flash sale: {@code stock} units, {@code users} distinct signed-in users, each clicking
+ * up to {@code attempts} times, over {@code connections} keep-alive connections, bounded by {@code duration}. The
+ * ceilings (unless {@code ceilings} is false): {@code rounds} interleaved rounds of {@code ceilingTime} each.
+ */
+public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
+                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser) {
+
+    public static final String USAGE = """
+            options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
+                     --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)""";
+
+    private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
+            "--out", "--ceiling-seconds", "--rounds", "--first-user");
+
+    public static BenchOptions defaults() {
+        return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
+                Duration.ofSeconds(5), 3, 1);
+    }
+
+    public static BenchOptions parse(String... args) {
+        Map<String, String> v = new HashMap<>();
+        boolean ceilings = true;
+        for (int i = 0; i < args.length; i++) {
+            String name = args[i];
+            if (name.equals("--no-ceilings")) {
+                ceilings = false;
+            } else if (!NAMES.contains(name)) {
+                throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
+            } else if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(name + " needs a value");
+            } else {
+                v.put(name, args[++i]);
+            }
+        }
+        BenchOptions d = defaults();
+        return new BenchOptions(positive(v, "--stock", d.stock), positive(v, "--users", d.users),
+                positive(v, "--attempts", d.attempts), positive(v, "--connections", d.connections),
+                Duration.ofSeconds(positive(v, "--duration", (int) d.duration.toSeconds())),
+                v.containsKey("--out") ? Path.of(v.get("--out")) : d.out, ceilings,
+                Duration.ofSeconds(positive(v, "--ceiling-seconds", (int) d.ceilingTime.toSeconds())),
+                positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser));
+    }
+
+    /** The same run with other sizes: what tests call. */
+    public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
+                             boolean ceilings) {
+        return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
+                firstUser);
+    }
+
+    private static int positive(Map<String, String> values, String name, int def) {
+        String v = values.get(name);
+        if (v == null) {
+            return def;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the message below
+        }
+        throw new IllegalArgumentException(name + " must be a whole number > 0, not '" + v + "'");
+    }
+}

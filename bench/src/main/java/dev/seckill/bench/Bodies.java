@@ -1,0 +1,37 @@
+package dev.seckill.bench;
+
+/** Reads one top-level string or number field out of a small JSON answer, without a parser on the hot path. */
+final class Bodies {
+
+    private Bodies() {
+    }
+
+    /** The value of {@code "name"} (string or number) in {@code json}, or null. */
+    static String field(String json, String name) {
+        if (json == null) {
+            return null;
+        }
+        int i = json.indexOf("\"" + name + "\"");
+        if (i < 0) {
+            return null;
+        }
+        i += name.length() + 2;
+        while (i < json.length() && (json.charAt(i) == ' ' || json.charAt(i) == ':')) {
+            i++;
+        }
+        if (i >= json.length()) {
+            return null;
+        }
+        boolean quoted = json.charAt(i) == '"';
+        int from = quoted ? i + 1 : i;
+        int to = from;
+        while (to < json.length() && (quoted ? json.charAt(to) != '"' : isNumberChar(json.charAt(to)))) {
+            to++;
+        }
+        return to > from && to <= json.length() ? json.substring(from, to) : null;
+    }
+
+    private static boolean isNumberChar(char c) {
+        return (c >= '0' && c <= '9') || c == '-';
+    }
+}

@@ -1,0 +1,93 @@
+package dev.seckill.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/** The report's charts, as SVG text: throughput by outcome, latency percentiles, memory. */
+final class Charts {
+
+    private static final int SHOWN_OUTCOMES = 6;
+
+    private final Timeline t;
+    private final List<Sampler.Sample> samples;
+    private final Map<String, Long> marks;
+    private final FlashSaleNumbers numbers;
+    private final double[] xs;
+
+    Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks, FlashSaleNumbers numbers) {
+        this.t = t;
+        this.samples = samples;
+        this.marks = marks;
+        this.numbers = numbers;
+        this.xs = t.buckets.stream().mapToDouble(Timeline.Bucket::at).toArray();
+    }
+
+    /** Answers per second, stacked by outcome (the largest few; the rest as "other"). */
+    String throughput() {
+        List<String> top = t.outcomes.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+                .limit(SHOWN_OUTCOMES).map(Map.Entry::getKey).toList();
+        Svg svg = new Svg("Flash sale: answers per second by outcome (" + t.bucketMillis + " ms buckets)",
+                "seconds since the first click", "answers / s", xs).stacked();
+        for (String o : top) {
+            svg.series(o, rates(o));
+        }
+        if (t.outcomes.size() > top.size()) {
+            double[] other = new double[xs.length];
+            for (int i = 0; i < xs.length; i++) {
+                Timeline.Bucket b = t.buckets.get(i);
+                long n = b.outcomes().entrySet().stream().filter(e -> !top.contains(e.getKey()))
+                        .mapToLong(Map.Entry::getValue).sum();
+                other[i] = n * 1000.0 / t.bucketMillis;
+            }
+            svg.series("other", other);
+        }
+        return marked(svg).render();
+    }
+
+    /** Latency percentiles per bucket, log scale. */
+    String latency() {
+        Svg svg = new Svg("Flash sale: latency per " + t.bucketMillis + " ms bucket (HdrHistogram)",
+                "seconds since the first click", "ms (log scale)", xs).logY();
+        svg.series("p50", t.buckets.stream().mapToDouble(b -> b.latency().p50()).toArray());
+        svg.series("p90", t.buckets.stream().mapToDouble(b -> b.latency().p90()).toArray());
+        svg.series("p99", t.buckets.stream().mapToDouble(b -> b.latency().p99()).toArray());
+        svg.series("max", t.buckets.stream().mapToDouble(b -> b.latency().max()).toArray());
+        return marked(svg).render();
+    }
+
+    /** RSS of each component over the whole bench, with the start of each phase marked. */
+    String memory() {
+        if (samples.isEmpty()) {
+            return new Svg("Resident memory", "seconds", "MB", new double[0]).render();
+        }
+        long first = samples.get(0).nanos();
+        double[] x = samples.stream().mapToDouble(s -> (s.nanos() - first) / 1e9).toArray();
+        Svg svg = new Svg("Resident memory (VmRSS) during the bench", "seconds since the bench started", "MB", x);
+        for (String c : Sampler.COMPONENTS) {
+            svg.series(c, samples.stream().mapToDouble(s -> s.rssKb().getOrDefault(c, 0L) / 1024.0).toArray());
+        }
+        marks.forEach((phase, at) -> svg.marker(phase, Math.max(0, (at - first) / 1e9)));
+        return svg.render();
+    }
+
+    private Svg marked(Svg svg) {
+        if (numbers.sellOutAt() != null) {
+            svg.marker("sold out", numbers.sellOutAt());
+            if (numbers.drainSeconds() != null) {
+                svg.marker("writer drained", numbers.sellOutAt() + numbers.drainSeconds());
+            }
+        }
+        return svg;
+    }
+
+    private double[] rates(String outcome) {
+        List<Double> r = new ArrayList<>();
+        for (Timeline.Bucket b : t.buckets) {
+            r.add(t.rate(b, outcome));
+        }
+        return r.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}

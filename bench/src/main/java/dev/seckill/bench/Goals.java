@@ -1,0 +1,48 @@
+package dev.seckill.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The targets of issue 7, each as measured value against target; reported, never asserted by tests. */
+final class Goals {
+
+    private Goals() {
+    }
+
+    static List<Report.Goal> of(BenchOptions o, Ceilings.Result c, Map<String, Double> ratios, FlashSaleNumbers sale,
+                                List<Report.Memory> memory, boolean invariantsHold) {
+        List<Report.Goal> g = new ArrayList<>();
+        if (c != null) {
+            Measured trivial = c.best().get(Ceilings.TRIVIAL);
+            for (String path : List.of(Ceilings.PURCHASE, Ceilings.PURCHASE_REFUSED)) {
+                Measured purchase = c.best().get(path);
+                double r = ratios.get(path + " / " + Ceilings.TRIVIAL);
+                g.add(new Report.Goal(path + " through the edge vs the edge-proxied trivial route",
+                        f("%.2f x (%,.0f vs %,.0f req/s)", r, purchase.rps(), trivial.rps()), ">= 0.5 x", r >= 0.5));
+                g.add(new Report.Goal(path + ": p99 at " + o.connections() + " connections",
+                        f("%.1f ms", purchase.latency().p99()), "<= 50 ms", purchase.latency().p99() <= 50));
+            }
+            double s = ratios.get("sold-out short-circuit / nginx return 200");
+            g.add(new Report.Goal("sold-out short-circuit vs nginx return 200", f("%.2f x (%,.0f vs %,.0f req/s)", s,
+                    c.best().get(Ceilings.SHORT_CIRCUIT).rps(), c.best().get(Ceilings.RETURN_200).rps()), ">= 0.8 x", s >= 0.8));
+            double batched = c.writer().path("batchedOrdersPerSec").asDouble();
+            g.add(new Report.Goal("batch writer", f("%,.0f orders/s", batched), ">= 20,000 orders/s", batched >= 20_000));
+            double w = ratios.get("batch writer / row-at-a-time");
+            g.add(new Report.Goal("batch writer vs row-at-a-time", f("%.1f x", w), ">= 10 x", w >= 10));
+        }
+        g.add(new Report.Goal("flash sale p99 (every answer) at " + o.connections() + " connections",
+                f("%.1f ms", sale.latency().p99()), "<= 50 ms", sale.latency().p99() <= 50));
+        double rss = memory.stream().filter(m -> m.component().equals("service")).mapToDouble(Report.Memory::maxMb)
+                .findFirst().orElse(0);
+        g.add(new Report.Goal("service RSS during the run (max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512));
+        g.add(new Report.Goal("oversold, duplicates, lost orders in every sale of the run",
+                invariantsHold ? "0, 0, 0" : "violations (see the invariants)", "0, 0, 0", invariantsHold));
+        return g;
+    }
+
+    private static String f(String fmt, Object... args) {
+        return String.format(Locale.ROOT, fmt, args);
+    }
+}

@@ -1,0 +1,235 @@
+package dev.seckill.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A closed-loop HTTP/1.1 load generator on one NIO selector thread: {@code connections} keep-alive connections, each
+ * sending its next request as soon as the answer to the previous one is in (no pipelining), so every answer belongs
+ * to a known request — who sent it, when, how long it took — which wrk's Lua API cannot tell. Frugal on purpose:
+ * one thread and the same syscalls per request as wrk, so the 2 cores stay with the system under test.
+ *
+ * <p>Answers must carry a Content-Length or be chunked (nginx and Helidon always do one of the two). A request in
+ * flight when its connection fails or exceeds the timeout is answered with status 0; one still in flight at the
+ * deadline is dropped unanswered.
+ */
+final class LoadClient {
+
+    /** What the connections send. Called on the client's one thread only, so it needs no locking. */
+    interface Script {
+        /** The next request to send, or null if there is none right now. */
+        Request next();
+
+        /** The answer to {@code request}: status 0 and a null body when none came. */
+        void answered(Request request, long startNanos, long endNanos, int status, String body);
+    }
+
+    /** Bytes on the wire and whatever the script wants back with the answer. */
+    record Request(byte[] bytes, Object tag) {
+    }
+
+    private static final long RECONNECT_PAUSE = Duration.ofMillis(100).toNanos();
+    private static final long CHECK_EVERY = Duration.ofMillis(100).toNanos();
+
+    private final InetSocketAddress server;
+    private final Script script;
+    private final long timeoutNanos;
+    private final Selector selector;
+    private final ArrayDeque<Conn> idle = new ArrayDeque<>();
+    private final List<Conn> conns = new ArrayList<>();
+    private int busy;
+
+    private LoadClient(InetSocketAddress server, Script script, Duration timeout) throws IOException {
+        this.server = server;
+        this.script = script;
+        this.timeoutNanos = timeout.toNanos();
+        this.selector = Selector.open();
+    }
+
+    /**
+     * Runs until the deadline, or until every connection is idle and the script has nothing more to send.
+     */
+    static void run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
+            throws IOException {
+        LoadClient c = new LoadClient(server, script, timeout);
+        try {
+            c.loop(connections, deadlineNanos);
+        } finally {
+            c.close();
+        }
+    }
+
+    private void loop(int connections, long deadline) throws IOException {
+        for (int i = 0; i < connections; i++) {
+            Conn c = new Conn();
+            conns.add(c);
+            connect(c);
+        }
+        long nextCheck = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            boolean drained = false;
+            while (!idle.isEmpty()) {
+                Request r = script.next();
+                if (r == null) {
+                    drained = true;
+                    break;
+                }
+                send(idle.poll(), r);
+            }
+            if (drained && busy == 0) {
+                return;
+            }
+            selector.select(this::ready, 20);
+            long now = System.nanoTime();
+            if (now >= nextCheck) {
+                nextCheck = now + CHECK_EVERY;
+                for (Conn c : conns) {
+                    if (c.request != null && now - c.start > timeoutNanos) {
+                        fail(c);
+                    } else if (c.channel == null && now >= c.reconnectAt) {
+                        connect(c);
+                    }
+                }
+            }
+        }
+    }
+
+    private void ready(SelectionKey key) {
+        Conn c = (Conn) key.attachment();
+        try {
+            if (key.isConnectable()) {
+                c.channel.finishConnect();
+                key.interestOps(0);
+                idle.add(c);
+            } else if (key.isWritable()) {
+                c.channel.write(c.out);
+                if (!c.out.hasRemaining()) {
+                    key.interestOps(SelectionKey.OP_READ);
+                }
+            } else if (key.isReadable()) {
+                read(c);
+            }
+        } catch (IOException e) {
+            fail(c);
+        }
+    }
+
+    private void connect(Conn c) {
+        try {
+            c.channel = SocketChannel.open();
+            c.channel.configureBlocking(false);
+            c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            c.channel.connect(server);
+            c.key = c.channel.register(selector, SelectionKey.OP_CONNECT, c);
+        } catch (IOException e) {
+            closeChannel(c);
+            c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;
+        }
+    }
+
+    private void send(Conn c, Request r) {
+        c.request = r;
+        c.out = ByteBuffer.wrap(r.bytes());
+        c.start = System.nanoTime();
+        busy++;
+        try {
+            c.channel.write(c.out);
+            c.key.interestOps(c.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        } catch (IOException e) {
+            fail(c);
+        }
+    }
+
+    private void read(Conn c) throws IOException {
+        if (!c.in.hasRemaining()) {
+            c.in = ByteBuffer.allocate(c.in.capacity() * 2).put(c.in.flip());
+        }
+        if (c.channel.read(c.in) < 0) {
+            throw new IOException("closed by the server");
+        }
+        int end = c.response.complete(c.in.array(), c.in.position());
+        if (end < 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        Request r = c.request;
+        String body = c.response.body(c.in.array(), end);
+        int status = c.response.status;
+        boolean close = c.response.close;
+        c.reset();
+        busy--;
+        script.answered(r, c.start, now, status, body);
+        if (close) {
+            closeChannel(c);
+            connect(c);
+            return;
+        }
+        Request next = script.next();
+        if (next != null) {
+            send(c, next);
+        } else {
+            c.key.interestOps(0);
+            idle.add(c);
+        }
+    }
+
+    /** The connection failed or timed out: answer its request with 0, reconnect after a short pause. */
+    private void fail(Conn c) {
+        idle.remove(c);
+        if (c.request != null) {
+            Request r = c.request;
+            long start = c.start;
+            c.reset();
+            busy--;
+            script.answered(r, start, System.nanoTime(), 0, null);
+        }
+        closeChannel(c);
+        c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;
+    }
+
+    private void closeChannel(Conn c) {
+        if (c.channel != null) {
+            try {
+                c.channel.close();
+            } catch (IOException e) {
+                // closing a broken connection: nothing left to do
+            }
+        }
+        c.channel = null;
+        c.key = null;
+        c.reset();
+    }
+
+    private void close() throws IOException {
+        for (Conn c : conns) {
+            closeChannel(c);
+        }
+        selector.close();
+    }
+
+    private static final class Conn {
+        SocketChannel channel;
+        SelectionKey key;
+        Request request;
+        ByteBuffer out;
+        ByteBuffer in = ByteBuffer.allocate(4096);
+        final ResponseParser response = new ResponseParser();
+        long start;
+        long reconnectAt;
+
+        void reset() {
+            request = null;
+            in.clear();
+            response.reset();
+        }
+    }
+}

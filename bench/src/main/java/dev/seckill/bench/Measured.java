@@ -1,0 +1,34 @@
+package dev.seckill.bench;
+
+import org.HdrHistogram.AbstractHistogram;
+
+import java.util.Map;
+
+/**
+ * One measured load: how many answers in how long, by status, and the latency percentiles in milliseconds (from an
+ * HdrHistogram for the bench client, from wrk's own distribution for wrk). {@code inService}: for loads through the
+ * service, the mean time its purchases spent in the Redis script and in the Kafka send meanwhile (from its metrics).
+ */
+record Measured(String name, String generator, long requests, double seconds, double rps, Map<String, Long> byStatus,
+                Latency latency, Map<String, Double> inService) {
+
+    Measured withInService(Map<String, Double> means) {
+        return new Measured(name, generator, requests, seconds, rps, byStatus, latency, means);
+    }
+
+    record Latency(double p50, double p90, double p99, double max, double mean) {
+
+        /** Percentiles of a histogram recorded in microseconds. */
+        static Latency of(AbstractHistogram micros) {
+            if (micros.getTotalCount() == 0) {
+                return new Latency(0, 0, 0, 0, 0);
+            }
+            return new Latency(micros.getValueAtPercentile(50) / 1000.0, micros.getValueAtPercentile(90) / 1000.0,
+                    micros.getValueAtPercentile(99) / 1000.0, micros.getMaxValue() / 1000.0, micros.getMean() / 1000.0);
+        }
+    }
+
+    long count(String status) {
+        return byStatus.getOrDefault(status, 0L);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.seckill.bench;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one bench run found, and its verdict: the targets of issue 7 as measured value against target, and the
+ * invariant checks. Written as report.json, report.md and SVG charts into the out directory.
+ */
+record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
+              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
+              Map<String, Double> ratios, List<Memory> memory, List<String> charts,
+              @JsonIgnore Ceilings.Result ceilingResult) {
+
+    /** One target: measured against wanted, with the comparison spelled out. */
+    record Goal(String name, String measured, String target, boolean met) {
+    }
+
+    /** The invariant check of one sale, read from MySQL and Redis directly. */
+    record Check(String sale, long saleId, boolean ok, long stockTotal, long accepted, long dbOrders, long dbStock,
+                 Long redisRemaining, long redisBuyers, long oversold, long duplicates, long lost,
+                 List<String> violations) {
+
+        static Check of(String sale, Invariants.Report r) {
+            return new Check(sale, r.saleId(), r.ok(), r.stockTotal(), r.accepted(), r.dbOrders(), r.dbStock(),
+                    r.redisRemaining(), r.redisBuyers(), Math.max(0, r.dbOrders() - r.stockTotal()),
+                    r.dbOrders() - r.distinctBuyers(), r.lost(), r.violations());
+        }
+    }
+
+    /** Resident memory of one component: the largest and the mean sample over the run, the largest during the sale. */
+    record Memory(String component, double maxMb, double meanMb, double maxMbDuringSale) {
+    }
+
+    static final String THROUGHPUT_SVG = "throughput.svg";
+    static final String LATENCY_SVG = "latency.svg";
+    static final String MEMORY_SVG = "memory.svg";
+
+    /** Writes report.json, report.md and the charts; returns the paths written. */
+    List<Path> write(Path out, Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks) throws IOException {
+        Files.createDirectories(out);
+        List<Path> written = new ArrayList<>();
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        written.add(Files.writeString(out.resolve("report.json"), json.writeValueAsString(this)));
+        Charts charts = new Charts(t, samples, marks, flashSale);
+        written.add(Files.writeString(out.resolve(THROUGHPUT_SVG), charts.throughput()));
+        written.add(Files.writeString(out.resolve(LATENCY_SVG), charts.latency()));
+        written.add(Files.writeString(out.resolve(MEMORY_SVG), charts.memory()));
+        written.add(Files.writeString(out.resolve("report.md"), new Markdown(this).render()));
+        return written;
+    }
+
+    static List<Map<String, Object>> timeline(Timeline t) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Timeline.Bucket b : t.buckets) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("at", b.at());
+            row.put("answersPerSecond", t.rate(b, null));
+            row.put("outcomes", b.outcomes());
+            row.put("latencyMs", b.latency());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    static List<Memory> memory(List<Sampler.Sample> samples, long saleStart, long saleEnd) {
+        List<Memory> out = new ArrayList<>();
+        for (String c : Sampler.COMPONENTS) {
+            long max = 0;
+            long maxSale = 0;
+            double sum = 0;
+            int n = 0;
+            for (Sampler.Sample s : samples) {
+                long kb = s.rssKb().getOrDefault(c, 0L);
+                if (kb == 0) {
+                    continue;
+                }
+                max = Math.max(max, kb);
+                sum += kb;
+                n++;
+                if (s.nanos() >= saleStart && s.nanos() <= saleEnd) {
+                    maxSale = Math.max(maxSale, kb);
+                }
+            }
+            out.add(new Memory(c, round(max / 1024.0), round(n == 0 ? 0 : sum / n / 1024.0), round(maxSale / 1024.0)));
+        }
+        return out;
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    /** The ceilings as JSON: every round, the best of each, redis-benchmark, the writer (the load logs stay out). */
+    static Map<String, Object> ceilings(Ceilings.Result c) {
+        if (c == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rounds", c.rounds());
+        m.put("best", c.best());
+        m.put("redis", c.redis());
+        m.put("writer", c.writer());
+        m.put("purchasePathSales", c.sales().stream().map(Ceilings.PurchaseSale::saleId).toList());
+        return m;
+    }
+}

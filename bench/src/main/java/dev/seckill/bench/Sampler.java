@@ -1,0 +1,143 @@
+package dev.seckill.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Samples while a bench runs, every {@code every}: the resident memory of each component of the stack (VmRSS of
+ * /proc/PID/status for the pids bin/seckill recorded; the edge is nginx's master plus its workers), and, while a sale
+ * is watched (then every 100 ms), its stats and the edge's short-circuit counter. One daemon thread, a few reads per
+ * sample.
+ */
+final class Sampler implements AutoCloseable {
+
+    static final List<String> COMPONENTS = List.of("service", "edge", "writer", "redis", "kafka", "db");
+    static final String SHORT_CIRCUITS = "seckill_edge_sold_out_short_circuits_total";
+    private static final Duration WATCHING = Duration.ofMillis(100);
+
+    /** One sample; {@code stats} only while a sale is watched. Times are System.nanoTime(). */
+    record Sample(long nanos, Map<String, Long> rssKb, long saleId, Admin.SaleStats stats, double shortCircuits) {
+    }
+
+    private final Target target;
+    private final Admin admin;
+    private final Duration every;
+    private final List<Sample> samples = new ArrayList<>();
+    private final Map<String, Long> marks = new LinkedHashMap<>();
+    private final Thread thread;
+    private volatile long watched = -1;
+    private volatile boolean running = true;
+
+    Sampler(Target target, Admin admin, Duration every) {
+        this.target = target;
+        this.admin = admin;
+        this.every = every;
+        this.thread = Thread.ofPlatform().daemon().name("bench-sampler").start(this::loop);
+    }
+
+    /** Adds the stats of this sale (and the edge counter) to the samples from now on; -1 stops. */
+    void watch(long saleId) {
+        watched = saleId;
+    }
+
+    /** Marks the start of a phase of the bench (for the memory chart). */
+    void mark(String phase) {
+        synchronized (marks) {
+            marks.put(phase, System.nanoTime());
+        }
+    }
+
+    Map<String, Long> marks() {
+        synchronized (marks) {
+            return new LinkedHashMap<>(marks);
+        }
+    }
+
+    List<Sample> samples() {
+        synchronized (samples) {
+            return new ArrayList<>(samples);
+        }
+    }
+
+    private void loop() {
+        while (running) {
+            long t = System.nanoTime();
+            Map<String, Long> rss = new LinkedHashMap<>();
+            for (String c : COMPONENTS) {
+                rss.put(c, rssKb(c));
+            }
+            long sale = watched;
+            Admin.SaleStats stats = null;
+            double shortCircuits = -1;
+            if (sale > 0) {
+                try {
+                    stats = admin.stats(sale);
+                    shortCircuits = admin.edgeMetrics().getOrDefault(SHORT_CIRCUITS, 0.0);
+                } catch (IOException e) {
+                    // a missed sample (the service is busy or restarting); the next one comes soon
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            // Stamped when the reads are done: by then the stats were true.
+            synchronized (samples) {
+                samples.add(new Sample(System.nanoTime(), rss, sale, stats, shortCircuits));
+            }
+            // A watched sale is polled faster, for the drain time.
+            long period = sale > 0 ? Math.min(every.toNanos(), WATCHING.toNanos()) : every.toNanos();
+            long sleep = period - (System.nanoTime() - t);
+            if (sleep > 0) {
+                try {
+                    Thread.sleep(Duration.ofNanos(sleep));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** VmRSS of a component in kB (its process and, for nginx, its workers); 0 when it is not running. */
+    private long rssKb(String component) {
+        long pid = target.pid(component);
+        Optional<ProcessHandle> ph = pid > 0 ? ProcessHandle.of(pid) : Optional.empty();
+        if (ph.isEmpty()) {
+            return 0;
+        }
+        long kb = vmRss(pid);
+        if (component.equals("edge")) {
+            kb += ph.get().children().mapToLong(c -> vmRss(c.pid())).sum();
+        }
+        return kb;
+    }
+
+    static long vmRss(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // the process has just exited
+        }
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

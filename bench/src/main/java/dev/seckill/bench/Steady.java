@@ -1,0 +1,58 @@
+package dev.seckill.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntFunction;
+
+/**
+ * A fixed-length {@link LoadClient} script for the ceilings: sends the i-th request of {@code requests} (i = 0, 1,
+ * 2 ...) until the deadline and measures the answers: count by status, latency in an HdrHistogram (microseconds).
+ * Given a list, a request whose tag is a user id (Long) is also kept there as an {@link Attempt}, so its 202s can be
+ * checked.
+ */
+final class Steady implements LoadClient.Script {
+
+    private final IntFunction<LoadClient.Request> requests;
+    private final long deadline;
+    private final long t0;
+    private final List<Attempt> attempts;
+    private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
+    private final Map<String, Long> byStatus = new TreeMap<>();
+    private int sent;
+    private long answered;
+    private long lastEnd;
+
+    Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<Attempt> attempts) {
+        this.requests = requests;
+        this.t0 = t0;
+        this.deadline = deadline;
+        this.attempts = attempts;
+    }
+
+    @Override
+    public LoadClient.Request next() {
+        return System.nanoTime() < deadline ? requests.apply(sent++) : null;
+    }
+
+    @Override
+    public void answered(LoadClient.Request request, long start, long end, int status, String body) {
+        answered++;
+        lastEnd = Math.max(lastEnd, end);
+        byStatus.merge(Integer.toString(status), 1L, Long::sum);
+        latencyMicros.recordValue(Math.min(latencyMicros.getHighestTrackableValue(), Math.max(1, (end - start) / 1000)));
+        if (attempts != null && request.tag() instanceof Long userId) {
+            attempts.add(new Attempt(userId, start - t0, end - start, status,
+                    status == 0 ? "NO_ANSWER" : Bodies.field(body, "code"), Bodies.field(body, "orderId")));
+        }
+    }
+
+    /** The measured result of the run. */
+    Measured result(String name) {
+        double seconds = Math.max(1e-9, (lastEnd - t0) / 1e9);
+        return new Measured(name, "bench client", answered, seconds, answered / seconds, byStatus,
+                Measured.Latency.of(latencyMicros), null);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.seckill.bench;
+
+import dev.seckill.identity.TokenSigner;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The bench's signed-in users: ids {@code first .. first+n-1}, each with a token signed the service's way (the
+ * service's own {@link TokenSigner}) and its own client address, sent as X-Forwarded-For; the bench edge believes it
+ * from loopback, so each user has its own per-IP bucket, as real shoppers would.
+ */
+final class Users {
+
+    private final long first;
+    private final String[] tokens;
+
+    Users(String tokenSecret, long first, int n) {
+        TokenSigner signer = new TokenSigner(tokenSecret, Duration.ofHours(6), Clock.systemUTC());
+        this.first = first;
+        this.tokens = new String[n];
+        for (int i = 0; i < n; i++) {
+            tokens[i] = signer.mint(first + i);
+        }
+    }
+
+    int size() {
+        return tokens.length;
+    }
+
+    long id(int i) {
+        return first + i;
+    }
+
+    int index(long id) {
+        return (int) (id - first);
+    }
+
+    /** The i-th user's purchase request for one sale, as bytes on the wire. */
+    byte[] purchase(int i, long saleId, int edgePort) {
+        long id = id(i);
+        return ("POST /api/sales/" + saleId + "/purchase HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort
+                + "\r\nAuthorization: Bearer " + tokens[i] + "\r\nX-Forwarded-For: " + address(id)
+                + "\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A distinct private IPv4 address per user (for up to 2^24 users). */
+    static String address(long userId) {
+        return "10." + ((userId >> 16) & 255) + "." + ((userId >> 8) & 255) + "." + (userId & 255);
+    }
+
+    /** A plain request without identity, e.g. the trivial proxied route. */
+    static byte[] get(String path, int port) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.seckill.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class BenchOptionsTest {
+
+    @Test
+    void defaultsAreTheFlashSaleOfIssue7() {
+        BenchOptions o = BenchOptions.parse();
+        assertEquals(1000, o.stock());
+        assertEquals(100_000, o.users());
+        assertEquals(256, o.connections());
+    }
+
+    @Test
+    void everyOptionIsRead() {
+        BenchOptions o = BenchOptions.parse("--stock", "50", "--users", "3000", "--attempts", "2", "--connections", "64",
+                "--duration", "30", "--out", "x", "--no-ceilings", "--ceiling-seconds", "3", "--rounds", "1");
+        assertEquals(50, o.stock());
+        assertEquals(3000, o.users());
+        assertEquals(2, o.attempts());
+        assertEquals(64, o.connections());
+        assertEquals(Duration.ofSeconds(30), o.duration());
+        assertEquals(Path.of("x"), o.out());
+        assertFalse(o.ceilings());
+        assertEquals(Duration.ofSeconds(3), o.ceilingTime());
+        assertEquals(1, o.rounds());
+    }
+
+    @Test
+    void badValuesAndUnknownOptionsAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--stock", "0"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--users", "many"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--stok", "5"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--stock"));
+    }
+}

@@ -1,0 +1,90 @@
+package dev.seckill.bench;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The crowd through the load client against a small local server that plays a sale: each user's first click is
+ * rate limited (429), the next ones accepted (202) until the stock is gone, then SOLD_OUT (410).
+ */
+class LoadClientTest {
+
+    private static final int STOCK = 5;
+
+    private HttpServer server;
+    private final Map<String, AtomicInteger> clicks = new ConcurrentHashMap<>();
+    private final AtomicInteger sold = new AtomicInteger();
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/", ex -> {
+            String user = ex.getRequestHeaders().getFirst("X-Forwarded-For");
+            int n = clicks.computeIfAbsent(user, u -> new AtomicInteger()).incrementAndGet();
+            int status;
+            String body;
+            if (n == 1) {
+                status = 429;
+                body = "{\"code\":\"RATE_LIMITED\"}";
+            } else if (sold.incrementAndGet() <= STOCK) {
+                status = 202;
+                body = "{\"code\":\"QUEUED\",\"orderId\":\"" + (1000 + n) + "\"}";
+            } else {
+                status = 410;
+                body = "{\"code\":\"SOLD_OUT\"}";
+            }
+            byte[] b = body.getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(status, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    @Test
+    void everyUserClicksUntilItHoldsAnOrderOrHasClickedItsShare() throws IOException {
+        Users users = new Users("a-secret-of-at-least-16-chars", 1, 40);
+        long t0 = System.nanoTime();
+        Crowd crowd = new Crowd(users, 7, server.getAddress().getPort(), 3, t0);
+
+        LoadClient.run(server.getAddress(), 8, crowd, t0 + Duration.ofSeconds(30).toNanos(), Duration.ofSeconds(10));
+
+        List<Attempt> attempts = crowd.attempts();
+        Map<Long, List<Attempt>> byUser = attempts.stream().collect(Collectors.groupingBy(Attempt::userId));
+        assertEquals(40, byUser.size(), "every user clicked");
+        assertEquals(STOCK, attempts.stream().filter(Attempt::accepted).count());
+        for (List<Attempt> mine : byUser.values()) {
+            boolean won = mine.stream().anyMatch(Attempt::accepted);
+            assertEquals(won ? 2 : 3, mine.size(), "a winner stops at its 202, everybody else clicks 3 times: " + mine);
+            assertEquals(429, firstStatus(mine), "the first click of each user was rate limited: " + mine);
+        }
+        assertTrue(attempts.stream().allMatch(a -> a.latencyNanos() > 0 && a.startNanos() >= 0));
+        assertTrue(attempts.stream().filter(Attempt::accepted).allMatch(a -> a.orderId() != null));
+    }
+
+    private static int firstStatus(List<Attempt> mine) {
+        return mine.stream().min((a, b) -> Long.compare(a.startNanos(), b.startNanos())).orElseThrow().status();
+    }
+}

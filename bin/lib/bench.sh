@@ -1,0 +1,109 @@
+# bin/seckill bench: a flash sale under load through the edge, the ceilings of the same machine measured in the same
+# run, and the invariant check read from MySQL and Redis. Sourced by bin/seckill (after configure), not run.
+# The run itself is dev.seckill.bench.Bench (bench/); this file only prepares a stack for it. See bench/README.md.
+#
+# By default the bench gets its own isolated stack (run directory .run/bench, ports 48080..; SECKILL_BENCH_* move
+# them), started here if it is not running and stopped again at the end unless --keep. Its edge believes
+# X-Forwarded-For from loopback, so one machine can act as 100,000 clients, and its per-IP limit is generous
+# (SECKILL_EDGE_RATE / _BURST 1000 unless set), so the crowd meets the system's real layers rather than one bucket.
+# --reuse runs against the stack the environment names (SECKILL_RUN_DIR and the ports, as every command) and
+# starts or stops nothing.
+
+BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
+                     [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]"
+
+bench_isolated_stack() {
+  export SECKILL_RUN_DIR=${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}
+  export SECKILL_EDGE_PORT=${SECKILL_BENCH_EDGE_PORT:-48080} SECKILL_SERVICE_PORT=${SECKILL_BENCH_SERVICE_PORT:-48081}
+  export SECKILL_WRITER_PORT=${SECKILL_BENCH_WRITER_PORT:-48082} SECKILL_REDIS_PORT=${SECKILL_BENCH_REDIS_PORT:-46379}
+  export SECKILL_DB_PORT=${SECKILL_BENCH_DB_PORT:-43306} SECKILL_KAFKA_PORT=${SECKILL_BENCH_KAFKA_PORT:-49092}
+  export SECKILL_KAFKA_CONTROLLER_PORT=${SECKILL_BENCH_KAFKA_CONTROLLER_PORT:-49093}
+  export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-127.0.0.1}
+  export SECKILL_EDGE_RATE=${SECKILL_EDGE_RATE:-1000} SECKILL_EDGE_BURST=${SECKILL_EDGE_BURST:-1000}
+  configure
+}
+
+# The bench stack runs the service and the writer from a copy of their jars (and libs) in its run directory, taken
+# when it starts them, so a rebuild in the checkout during a run cannot swap classes under them. Overrides
+# components.sh's service_jar/writer_jar for this command only.
+bench_snapshot_jar() {
+  local name=$1 module=$2 dst="$RUN/jars/$1"
+  rm -rf "$dst"
+  mkdir -p "$dst"
+  cp -p -r "$HOME_DIR/$module/target/$module.jar" "$HOME_DIR/$module/target/libs" "$dst/" \
+    || die "failed to copy the $name jars into $dst"
+}
+service_jar() { echo "$RUN/jars/service/helidon-app.jar"; }
+writer_jar() { echo "$RUN/jars/writer/kafka-consumer.jar"; }
+
+bench_jar() { echo "$HOME_DIR/bench/target/seckill-bench.jar"; }
+
+# Builds only what is missing. The service and writer jars are never rebuilt here when they exist, even if stale:
+# another stack may be running from them (bin/seckill build or restart picks up new sources).
+bench_ensure_jars() {
+  local service="$HOME_DIR/helidon-app/target/helidon-app.jar" writer="$HOME_DIR/kafka-consumer/target/kafka-consumer.jar"
+  if [ ! -f "$service" ] || [ ! -f "$writer" ]; then cmd_build; return; fi
+  if [ ! -f "$(bench_jar)" ] || [ -n "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main -newer "$(bench_jar)" -type f | head -1)" ]; then
+    say "building the bench module (mvn package -pl bench)"
+    (cd "$HOME_DIR" && mvn -q -B -DskipTests package -pl bench > "$CACHE/bench-build.log" 2>&1) \
+      || die "failed to build the bench module: see $CACHE/bench-build.log (bin/seckill build builds every module)"
+    # The jar plugin leaves an up-to-date jar alone; mark it current so the next run does not build again.
+    touch "$(bench_jar)"
+  fi
+  if [ -n "$(cd "$HOME_DIR" && find helidon-app/src kafka-consumer/src lua sql -newer "$service" -type f | head -1)" ]; then
+    say "note: sources are newer than the service jar; the bench runs the jars as built (bin/seckill build)"
+  fi
+  return 0
+}
+
+cmd_bench() {
+  local reuse=false keep=false args=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --reuse) reuse=true ;;
+      --keep) keep=true ;;
+      --no-ceilings) args+=("$1") ;;
+      --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user)
+        [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
+        args+=("$1" "$2"); shift ;;
+      -h | --help) echo "$BENCH_USAGE"; return 0 ;;
+      *) die "unknown bench option: $1; $BENCH_USAGE" ;;
+    esac
+    shift
+  done
+  command -v wrk > /dev/null && command -v redis-benchmark > /dev/null || cmd_install
+  use_jdk
+  mkdir -p "$CACHE"
+
+  BENCH_STARTED=""
+  if [ "$reuse" = true ]; then
+    local c
+    for c in "${COMPONENTS[@]}"; do
+      live_pid "$c" > /dev/null || die "--reuse: $c of the stack in $RUN is not running (bin/seckill up, or drop --reuse)"
+    done
+  else
+    bench_isolated_stack
+    cmd_install
+    bench_ensure_jars
+    # Whatever this run starts, it stops at the end (even on failure), unless --keep.
+    [ "$keep" = true ] || trap 'if [ -n "$BENCH_STARTED" ]; then say "stopping the bench stack (--keep leaves it running)"; cmd_down $BENCH_STARTED; fi' EXIT
+    local c
+    for c in "${COMPONENTS[@]}"; do
+      live_pid "$c" > /dev/null && continue
+      case $c in service) bench_snapshot_jar service helidon-app ;; writer) bench_snapshot_jar writer kafka-consumer ;; esac
+      BENCH_STARTED+=" $c"
+      start_component "$c"
+    done
+  fi
+  [ -f "$(bench_jar)" ] || die "$(bench_jar) is missing: bin/seckill build"
+
+  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_EDGE_PORT="$EDGE_PORT" SECKILL_SERVICE_PORT="$SERVICE_PORT"
+  export SECKILL_WRITER_PORT="$WRITER_PORT" SECKILL_REDIS_PORT="$REDIS_PORT" SECKILL_DB_PORT="$DB_PORT"
+  export SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
+  say "bench against the stack in $RUN (edge :$EDGE_PORT, service :$SERVICE_PORT)"
+  local rc=0
+  "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m -XX:+UseSerialGC \
+    -cp "$(bench_jar)" dev.seckill.bench.Bench \
+    --out "$RUN/report" "${args[@]}" || rc=$?
+  return $rc
+}
