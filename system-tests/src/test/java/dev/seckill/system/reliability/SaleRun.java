@@ -128,6 +128,15 @@ final class SaleRun {
         }
     }
 
+    /** Users whose last attempt got no answer at all (no status): a dropped request nobody retried. */
+    List<Long> unanswered() {
+        Map<Long, Attempt> last = new java.util.HashMap<>();
+        synchronized (attempts) {
+            attempts.forEach(a -> last.merge(a.userId(), a, (x, y) -> x.startNanos() >= y.startNanos() ? x : y));
+        }
+        return last.values().stream().filter(a -> a.status() == 0).map(Attempt::userId).sorted().toList();
+    }
+
     /** Answers by status, for the test output. */
     Map<Integer, Long> byStatus() {
         Map<Integer, Long> out = new TreeMap<>();
