@@ -2,9 +2,10 @@
 # run, and the invariant check read from MySQL and Redis. Sourced by bin/seckill (after configure), not run.
 # The run itself is dev.seckill.bench.Bench (bench/); this file only prepares a stack for it. See bench/README.md.
 #
-# By default the bench gets its own isolated stack (run directory .run/bench, ports 48080..; SECKILL_BENCH_* move
-# them), started here if it is not running and stopped again at the end unless --keep. Its edge believes
-# X-Forwarded-For from loopback, so one machine can act as 100,000 clients, and its per-IP limit is generous
+# By default the bench gets its own isolated stack (run directory .run/bench; ports 24080-24082, 24379, 24306,
+# 24092-24093, below the kernel's ephemeral range so no outgoing connection can hold one; SECKILL_BENCH_* move them),
+# started here if it is not running and stopped again at the end unless --keep. Its edge believes X-Forwarded-For
+# from loopback, so one machine can act as 100,000 clients, and its per-IP limit is generous
 # (SECKILL_EDGE_RATE / _BURST 1000 unless set), so the crowd meets the system's real layers rather than one bucket.
 # --reuse runs against the stack the environment names (SECKILL_RUN_DIR and the ports, as every command) and
 # starts or stops nothing.
@@ -14,35 +15,43 @@ BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--
 
 bench_isolated_stack() {
   export SECKILL_RUN_DIR=${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}
-  export SECKILL_EDGE_PORT=${SECKILL_BENCH_EDGE_PORT:-48080} SECKILL_SERVICE_PORT=${SECKILL_BENCH_SERVICE_PORT:-48081}
-  export SECKILL_WRITER_PORT=${SECKILL_BENCH_WRITER_PORT:-48082} SECKILL_REDIS_PORT=${SECKILL_BENCH_REDIS_PORT:-46379}
-  export SECKILL_DB_PORT=${SECKILL_BENCH_DB_PORT:-43306} SECKILL_KAFKA_PORT=${SECKILL_BENCH_KAFKA_PORT:-49092}
-  export SECKILL_KAFKA_CONTROLLER_PORT=${SECKILL_BENCH_KAFKA_CONTROLLER_PORT:-49093}
+  export SECKILL_EDGE_PORT=${SECKILL_BENCH_EDGE_PORT:-24080} SECKILL_SERVICE_PORT=${SECKILL_BENCH_SERVICE_PORT:-24081}
+  export SECKILL_WRITER_PORT=${SECKILL_BENCH_WRITER_PORT:-24082} SECKILL_REDIS_PORT=${SECKILL_BENCH_REDIS_PORT:-24379}
+  export SECKILL_DB_PORT=${SECKILL_BENCH_DB_PORT:-24306} SECKILL_KAFKA_PORT=${SECKILL_BENCH_KAFKA_PORT:-24092}
+  export SECKILL_KAFKA_CONTROLLER_PORT=${SECKILL_BENCH_KAFKA_CONTROLLER_PORT:-24093}
   export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-127.0.0.1}
   export SECKILL_EDGE_RATE=${SECKILL_EDGE_RATE:-1000} SECKILL_EDGE_BURST=${SECKILL_EDGE_BURST:-1000}
   configure
 }
 
 # The bench stack runs the service and the writer from a copy of their jars (and libs) in its run directory, taken
-# when it starts them, so a rebuild in the checkout during a run cannot swap classes under them. Overrides
-# components.sh's service_jar/writer_jar for this command only.
+# when it starts them, so a rebuild in the checkout during a run cannot swap classes under them. The copy comes from
+# the checkout's target/ directories, or from SECKILL_BENCH_JARS_FROM (a directory with helidon-app/target and
+# kafka-consumer/target, e.g. a `git archive` of a commit built elsewhere) to bench another build.
 bench_snapshot_jar() {
-  local name=$1 module=$2 dst="$RUN/jars/$1"
+  local name=$1 module=$2 dst="$RUN/jars/$1" src="${SECKILL_BENCH_JARS_FROM:-$HOME_DIR}/$2/target"
+  [ -f "$src/$module.jar" ] || die "no $src/$module.jar to run the bench's $name from"
   rm -rf "$dst"
   mkdir -p "$dst"
-  cp -p -r "$HOME_DIR/$module/target/$module.jar" "$HOME_DIR/$module/target/libs" "$dst/" \
-    || die "failed to copy the $name jars into $dst"
+  cp -p -r "$src/$module.jar" "$src/libs" "$dst/" || die "failed to copy the $name jars into $dst"
 }
-service_jar() { echo "$RUN/jars/service/helidon-app.jar"; }
-writer_jar() { echo "$RUN/jars/writer/kafka-consumer.jar"; }
+
+# From here on components.sh starts the service and the writer from the copies (this command only).
+bench_use_snapshots() {
+  service_jar() { echo "$RUN/jars/service/helidon-app.jar"; }
+  writer_jar() { echo "$RUN/jars/writer/kafka-consumer.jar"; }
+}
 
 bench_jar() { echo "$HOME_DIR/bench/target/seckill-bench.jar"; }
 
-# Builds only what is missing. The service and writer jars are never rebuilt here when they exist, even if stale:
-# another stack may be running from them (bin/seckill build or restart picks up new sources).
+# `up` semantics: build_if_stale rebuilds the checkout only when no JVM of any stack runs from its jars.
 bench_ensure_jars() {
-  local service="$HOME_DIR/helidon-app/target/helidon-app.jar" writer="$HOME_DIR/kafka-consumer/target/kafka-consumer.jar"
-  if [ ! -f "$service" ] || [ ! -f "$writer" ]; then cmd_build; return; fi
+  build_if_stale
+  bench_build_module
+}
+
+# The bench module alone is rebuilt when its own sources changed (it runs in its own JVM, never under a stack).
+bench_build_module() {
   if [ ! -f "$(bench_jar)" ] || [ -n "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main -newer "$(bench_jar)" -type f | head -1)" ]; then
     say "building the bench module (mvn package -pl bench)"
     (cd "$HOME_DIR" && mvn -q -B -DskipTests package -pl bench > "$CACHE/bench-build.log" 2>&1) \
@@ -50,10 +59,6 @@ bench_ensure_jars() {
     # The jar plugin leaves an up-to-date jar alone; mark it current so the next run does not build again.
     touch "$(bench_jar)"
   fi
-  if [ -n "$(cd "$HOME_DIR" && find helidon-app/src kafka-consumer/src lua sql -newer "$service" -type f | head -1)" ]; then
-    say "note: sources are newer than the service jar; the bench runs the jars as built (bin/seckill build)"
-  fi
-  return 0
 }
 
 cmd_bench() {
@@ -81,10 +86,14 @@ cmd_bench() {
     for c in "${COMPONENTS[@]}"; do
       live_pid "$c" > /dev/null || die "--reuse: $c of the stack in $RUN is not running (bin/seckill up, or drop --reuse)"
     done
+    grep -q "set_real_ip_from 127.0.0.1" "$RUN/edge/conf/conf.d/00-tunables.conf" 2>/dev/null \
+      || say "warning: this edge ignores X-Forwarded-For from loopback, so the whole crowd shares one per-IP limit (SECKILL_EDGE_TRUSTED_PROXIES=127.0.0.1)"
+    bench_build_module
   else
     bench_isolated_stack
     cmd_install
     bench_ensure_jars
+    bench_use_snapshots
     # Whatever this run starts, it stops at the end (even on failure), unless --keep.
     [ "$keep" = true ] || trap 'if [ -n "$BENCH_STARTED" ]; then say "stopping the bench stack (--keep leaves it running)"; cmd_down $BENCH_STARTED; fi' EXIT
     local c
@@ -95,7 +104,6 @@ cmd_bench() {
       start_component "$c"
     done
   fi
-  [ -f "$(bench_jar)" ] || die "$(bench_jar) is missing: bin/seckill build"
 
   export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_EDGE_PORT="$EDGE_PORT" SECKILL_SERVICE_PORT="$SERVICE_PORT"
   export SECKILL_WRITER_PORT="$WRITER_PORT" SECKILL_REDIS_PORT="$REDIS_PORT" SECKILL_DB_PORT="$DB_PORT"

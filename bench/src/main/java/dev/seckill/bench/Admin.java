@@ -103,6 +103,11 @@ final class Admin {
         return out;
     }
 
+    /** The status the edge answers a GET of {@code path} with. */
+    int edgeAnswers(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(target.edgeUrl() + path)).GET(), false).statusCode();
+    }
+
     /** Sets (ttlSeconds > 0) or clears (0) the edge's sold-out flag of a sale. */
     void soldOutFlag(long saleId, int ttlSeconds) throws IOException, InterruptedException {
         URI uri = URI.create(target.edgeUrl() + "/edge/flags/sold-out/" + saleId + (ttlSeconds > 0 ? "?ttl=" + ttlSeconds : ""));

@@ -82,11 +82,16 @@ public final class Bench {
             Timeline t = new Timeline(sale.attempts());
             FlashSaleNumbers numbers = FlashSaleNumbers.of(sale, t, o.stock());
             List<Report.Memory> memory = Report.memory(samples, sale.t0(), sale.end());
+            List<Report.Cpu> cpu = new ArrayList<>();
+            cpu.add(Report.cpu("flash sale", samples, sale.t0(), sale.end()));
+            if (!samples.isEmpty()) {
+                cpu.add(Report.cpu("whole bench", samples, samples.get(0).nanos(), samples.get(samples.size() - 1).nanos()));
+            }
             Map<String, Double> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, target), hold,
                     Goals.of(o, ceilings, ratios, numbers, memory, hold), checks, numbers, Report.timeline(t),
-                    Report.ceilings(ceilings), ratios, memory,
-                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG), ceilings);
+                    Report.ceilings(ceilings), ratios, memory, cpu,
+                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings);
             Path out = o.out().toAbsolutePath();
             report.write(out, t, samples, sampler.marks());
             summary(report, out);

@@ -19,8 +19,9 @@ import java.util.function.IntFunction;
  * <ul>
  * <li>the edge alone (wrk, as bench/edge-ceiling.sh): nginx {@code return 200} ({@code /edge/bench/ok}) against the
  * sold-out short-circuit (bench/edge-soldout.lua on a dummy sale whose flag is set through {@code /edge/flags});</li>
- * <li>through the edge to the service (the bench client): a trivial proxied route ({@code GET /api/nope}, a small
- * JSON 404 from Helidon that touches no dependency) against the purchase path, twice: accepted (each request a
+ * <li>through the edge to the service (the bench client): a trivial proxied route ({@code GET /api/ping}, a small
+ * JSON answer that touches no dependency; {@code GET /api/nope}, a JSON 404, on a service without it) against the
+ * purchase path, twice: accepted (each request a
  * user's first click on a sale with stock to spare: edge, identity, Redis script, Kafka publish with acks=all, 202)
  * and refused in Redis (the same buyers clicking again: edge, identity, Redis script, 409 ALREADY_PURCHASED or the
  * per-user 429; no Kafka).</li>
@@ -36,13 +37,16 @@ final class Ceilings {
     static final String PURCHASE = "purchase path, accepted (202)";
     static final String PURCHASE_REFUSED = "purchase path, refused in Redis (409/429)";
     static final long DUMMY_SALE = 999_999_999L;
+    /** The service's trivial route; a service without it answers an unknown route with a small JSON 404 instead. */
+    static final String PING = "/api/ping";
+    static final String NOT_FOUND = "/api/nope";
 
     /** A purchase-path sale, to be checked like the flash sale. */
     record PurchaseSale(long saleId, List<Attempt> attempts) {
     }
 
-    record Result(List<Measured> rounds, Map<String, Measured> best, List<PurchaseSale> sales, List<Measured> redis,
-                  JsonNode writer) {
+    record Result(String trivialRoute, List<Measured> rounds, Map<String, Measured> best, List<PurchaseSale> sales,
+                  List<Measured> redis, JsonNode writer) {
     }
 
     private final Target target;
@@ -50,6 +54,7 @@ final class Ceilings {
     private final Users users;
     private final BenchOptions options;
     private final Sampler sampler;
+    private String trivialPath;
 
     Ceilings(Target target, Admin admin, Users users, BenchOptions options, Sampler sampler) {
         this.target = target;
@@ -63,6 +68,7 @@ final class Ceilings {
         List<Measured> rounds = new ArrayList<>();
         List<PurchaseSale> sales = new ArrayList<>();
         Duration d = options.ceilingTime();
+        trivialPath = admin.edgeAnswers(PING) == 200 ? PING : NOT_FOUND;
         Bench.say("ceilings: warming up the service paths");
         sampler.mark("ceilings");
         steady(TRIVIAL, trivial(), Duration.ofSeconds(2), null);
@@ -83,7 +89,7 @@ final class Ceilings {
         Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
         sampler.mark("writer benchmark");
         JsonNode writer = WriterCeiling.run(target, 50_000);
-        return new Result(rounds, best, sales, redisResults, writer);
+        return new Result(trivialPath, rounds, best, sales, redisResults, writer);
     }
 
     /**
@@ -165,7 +171,7 @@ final class Ceilings {
     }
 
     private IntFunction<LoadClient.Request> trivial() {
-        LoadClient.Request r = new LoadClient.Request(Users.get("/api/nope", target.edgePort()), null);
+        LoadClient.Request r = new LoadClient.Request(Users.get(trivialPath, target.edgePort()), null);
         return i -> r;
     }
 

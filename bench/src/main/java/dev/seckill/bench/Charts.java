@@ -73,6 +73,36 @@ final class Charts {
         return svg.render();
     }
 
+    /** Cores used over the bench, stacked: each component, the bench itself, every other process. */
+    String cpu() {
+        List<Sampler.Sample> ss = new ArrayList<>();
+        for (Sampler.Sample s : samples) {
+            // One point per second at most: CPU ticks are too coarse for 100 ms windows.
+            if (ss.isEmpty() || s.nanos() - ss.get(ss.size() - 1).nanos() >= 1_000_000_000L) {
+                ss.add(s);
+            }
+        }
+        if (ss.size() < 2) {
+            return new Svg("CPU", "seconds", "cores", new double[0]).render();
+        }
+        long first = ss.get(0).nanos();
+        double[] x = new double[ss.size() - 1];
+        List<Map<String, Double>> cores = new ArrayList<>();
+        for (int i = 1; i < ss.size(); i++) {
+            x[i - 1] = (ss.get(i).nanos() - first) / 1e9;
+            cores.add(Report.cores(ss.get(i - 1), ss.get(i)));
+        }
+        Svg svg = new Svg("Where the CPU went (cores; the machine has " + Runtime.getRuntime().availableProcessors() + ")",
+                "seconds since the bench started", "cores", x).stacked();
+        for (String k : cores.get(0).keySet()) {
+            if (!k.equals("idle")) {
+                svg.series(k, cores.stream().mapToDouble(m -> m.getOrDefault(k, 0.0)).toArray());
+            }
+        }
+        marks.forEach((phase, at) -> svg.marker(phase, Math.max(0, (at - first) / 1e9)));
+        return svg.render();
+    }
+
     private Svg marked(Svg svg) {
         if (numbers.sellOutAt() != null) {
             svg.marker("sold out", numbers.sellOutAt());

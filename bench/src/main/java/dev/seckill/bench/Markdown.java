@@ -2,6 +2,7 @@ package dev.seckill.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -35,6 +36,7 @@ final class Markdown {
         flashSale();
         ceilings();
         memory();
+        cpu();
         return s.toString();
     }
 
@@ -116,8 +118,9 @@ final class Markdown {
         line("");
         line("## Ceilings, measured in the same run");
         line("");
-        line(f("Best of %d interleaved rounds of %d s at %s connections (latency of that round).",
-                r.scenario().get("ceilingRounds"), r.scenario().get("ceilingSecondsPerRound"), r.scenario().get("connections")));
+        line(f("Best of %d interleaved rounds of %d s at %s connections (latency of that round). The trivial proxied "
+                        + "route is GET %s.", r.scenario().get("ceilingRounds"), r.scenario().get("ceilingSecondsPerRound"),
+                r.scenario().get("connections"), c.trivialRoute()));
         line("");
         line("| what | generator | best req/s | p50 ms | p90 ms | p99 ms | max ms | every round (req/s) | mean ms in the service's Redis script / Kafka send |");
         line("|---|---|---|---|---|---|---|---|---|");
@@ -157,6 +160,25 @@ final class Markdown {
         }
         line("");
         line("![resident memory over the bench](" + Report.MEMORY_SVG + ")");
+    }
+
+    private void cpu() {
+        line("");
+        line("## Where the CPU went (cores, from /proc; the machine is shared, \"others\" is everything outside this bench)");
+        line("");
+        if (r.cpu().isEmpty() || r.cpu().get(0).cores().isEmpty()) {
+            line("(not sampled)");
+            return;
+        }
+        List<String> keys = List.copyOf(r.cpu().get(0).cores().keySet());
+        line("| window | seconds | " + String.join(" | ", keys) + " |");
+        line("|---|---|" + "---|".repeat(keys.size()));
+        for (Report.Cpu c : r.cpu()) {
+            line(f("| %s | %.1f | ", c.window(), c.seconds()) + keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))
+                    .collect(Collectors.joining(" | ")) + " |");
+        }
+        line("");
+        line("![CPU over the bench](" + Report.CPU_SVG + ")");
     }
 
     private void line(String text) {

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
-              Map<String, Double> ratios, List<Memory> memory, List<String> charts,
+              Map<String, Double> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
               @JsonIgnore Ceilings.Result ceilingResult) {
 
     /** One target: measured against wanted, with the comparison spelled out. */
@@ -41,6 +41,14 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
     record Memory(String component, double maxMb, double meanMb, double maxMbDuringSale) {
     }
 
+    /**
+     * Where the machine's CPU went during a window, in cores (2 = both cores busy): each component, the bench itself
+     * (its client, wrk, redis-benchmark, WriterBenchmark), every other process of the machine, and idle.
+     */
+    record Cpu(String window, double seconds, Map<String, Double> cores) {
+    }
+
+    static final String CPU_SVG = "cpu.svg";
     static final String THROUGHPUT_SVG = "throughput.svg";
     static final String LATENCY_SVG = "latency.svg";
     static final String MEMORY_SVG = "memory.svg";
@@ -55,6 +63,7 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
         written.add(Files.writeString(out.resolve(THROUGHPUT_SVG), charts.throughput()));
         written.add(Files.writeString(out.resolve(LATENCY_SVG), charts.latency()));
         written.add(Files.writeString(out.resolve(MEMORY_SVG), charts.memory()));
+        written.add(Files.writeString(out.resolve(CPU_SVG), charts.cpu()));
         written.add(Files.writeString(out.resolve("report.md"), new Markdown(this).render()));
         return written;
     }
@@ -96,6 +105,44 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
         return out;
     }
 
+    /** CPU use between the first sample at or after {@code from} and the last one at or before {@code to}. */
+    static Cpu cpu(String window, List<Sampler.Sample> samples, long from, long to) {
+        Sampler.Sample a = null;
+        Sampler.Sample b = null;
+        for (Sampler.Sample s : samples) {
+            if (a == null && s.nanos() >= from) {
+                a = s;
+            }
+            if (s.nanos() <= to) {
+                b = s;
+            }
+        }
+        Map<String, Double> cores = new LinkedHashMap<>();
+        if (a == null || b == null || b.nanos() <= a.nanos()) {
+            return new Cpu(window, 0, cores);
+        }
+        return new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
+    }
+
+    /** Cores used by each part between two samples (CPU ticks are 1/100 s). */
+    static Map<String, Double> cores(Sampler.Sample a, Sampler.Sample b) {
+        double ticks = (b.nanos() - a.nanos()) / 1e9 * 100;
+        Map<String, Double> cores = new LinkedHashMap<>();
+        double accounted = 0;
+        for (String k : a.cpuTicks().keySet()) {
+            if (k.equals(Sampler.MACHINE)) {
+                continue;
+            }
+            double c = Math.max(0, b.cpuTicks().getOrDefault(k, 0L) - a.cpuTicks().get(k)) / ticks;
+            cores.put(k, round(c));
+            accounted += c;
+        }
+        double busy = (b.cpuTicks().get(Sampler.MACHINE) - a.cpuTicks().get(Sampler.MACHINE)) / ticks;
+        cores.put("others", round(Math.max(0, busy - accounted)));
+        cores.put("idle", round(Math.max(0, Runtime.getRuntime().availableProcessors() - busy)));
+        return cores;
+    }
+
     static double round(double v) {
         return Math.round(v * 100) / 100.0;
     }
@@ -106,6 +153,7 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
             return null;
         }
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("trivialRoute", "GET " + c.trivialRoute());
         m.put("rounds", c.rounds());
         m.put("best", c.best());
         m.put("redis", c.redis());

@@ -8,6 +8,12 @@ import java.nio.charset.StandardCharsets;
  */
 final class ResponseParser {
 
+    private static final byte[] CONTENT_LENGTH = ascii("content-length:");
+    private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding:");
+    private static final byte[] CONNECTION = ascii("connection:");
+    private static final byte[] CHUNKED = ascii("chunked");
+    private static final byte[] CLOSE = ascii("close");
+
     int status;
     boolean close;
     private int headerEnd = -1;
@@ -37,7 +43,7 @@ final class ResponseParser {
             if (headerEnd < 0) {
                 return -1;
             }
-            headers(new String(buf, 0, headerEnd, StandardCharsets.ISO_8859_1));
+            headers(buf);
         }
         if (chunked) {
             // The last chunk: "0" CRLF CRLF (no trailers from nginx or Helidon).
@@ -53,22 +59,61 @@ final class ResponseParser {
         return new String(buf, headerEnd, end - headerEnd, StandardCharsets.ISO_8859_1);
     }
 
-    private void headers(String head) {
-        status = Integer.parseInt(head.substring(9, 12));
-        for (String line : head.split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon < 0) {
-                continue;
+    /** Reads the status and the framing headers straight from the bytes: no strings on the hot path. */
+    private void headers(byte[] buf) {
+        status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
+        int line = indexOfCrlf(buf, 0, headerEnd) + 2;
+        while (line < headerEnd - 2) {
+            int eol = indexOfCrlf(buf, line, headerEnd);
+            if (startsWithIgnoreCase(buf, line, CONTENT_LENGTH)) {
+                length = 0;
+                for (int i = line + CONTENT_LENGTH.length; i < eol; i++) {
+                    if (buf[i] >= '0' && buf[i] <= '9') {
+                        length = length * 10 + (buf[i] - '0');
+                    }
+                }
+            } else if (startsWithIgnoreCase(buf, line, TRANSFER_ENCODING)) {
+                chunked = contains(buf, line + TRANSFER_ENCODING.length, eol, CHUNKED);
+            } else if (startsWithIgnoreCase(buf, line, CONNECTION)) {
+                close = contains(buf, line + CONNECTION.length, eol, CLOSE);
             }
-            String name = line.substring(0, colon).trim();
-            String value = line.substring(colon + 1).trim();
-            if (name.equalsIgnoreCase("Content-Length")) {
-                length = Integer.parseInt(value);
-            } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
-                chunked = value.toLowerCase().contains("chunked");
-            } else if (name.equalsIgnoreCase("Connection")) {
-                close = value.equalsIgnoreCase("close");
+            line = eol + 2;
+        }
+    }
+
+    private static int indexOfCrlf(byte[] buf, int from, int to) {
+        for (int i = from; i + 1 < to; i++) {
+            if (buf[i] == '\r' && buf[i + 1] == '\n') {
+                return i;
             }
         }
+        return to;
+    }
+
+    /** Compares lower-case ASCII {@code word} with {@code buf} at {@code at}, ignoring the case of letters. */
+    private static boolean startsWithIgnoreCase(byte[] buf, int at, byte[] word) {
+        if (at + word.length > buf.length) {
+            return false;
+        }
+        for (int i = 0; i < word.length; i++) {
+            byte b = buf[at + i];
+            if (b != word[i] && (b | 0x20) != word[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean contains(byte[] buf, int from, int to, byte[] word) {
+        for (int i = from; i + word.length <= to; i++) {
+            if (startsWithIgnoreCase(buf, i, word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -9,10 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.LongStream;
 
 /**
- * Samples while a bench runs, every {@code every}: the resident memory of each component of the stack (VmRSS of
- * /proc/PID/status for the pids bin/seckill recorded; the edge is nginx's master plus its workers), and, while a sale
+ * Samples while a bench runs, every {@code every}: the resident memory and CPU time of each component of the stack
+ * (/proc/PID/status and /proc/PID/stat for the pids bin/seckill recorded; the edge is nginx's master plus its
+ * workers), of the bench itself and of the whole machine, and, while a sale
  * is watched (then every 100 ms), its stats and the edge's short-circuit counter. One daemon thread, a few reads per
  * sample.
  */
@@ -22,8 +24,18 @@ final class Sampler implements AutoCloseable {
     static final String SHORT_CIRCUITS = "seckill_edge_sold_out_short_circuits_total";
     private static final Duration WATCHING = Duration.ofMillis(100);
 
-    /** One sample; {@code stats} only while a sale is watched. Times are System.nanoTime(). */
-    record Sample(long nanos, Map<String, Long> rssKb, long saleId, Admin.SaleStats stats, double shortCircuits) {
+    /** CPU time keys besides the components: this bench (its JVM and the tools it runs) and the whole machine. */
+    static final String BENCH = "bench";
+    static final String MACHINE = "machine";
+
+    /**
+     * One sample; {@code stats} only while a sale is watched. Times are System.nanoTime(). {@code cpuTicks}: CPU time
+     * used so far (user + system, in clock ticks of 1/100 s) by each component, by {@link #BENCH}, and by every
+     * process of the machine together ({@link #MACHINE}, from /proc/stat), so a window's share of the 2 cores that
+     * went elsewhere can be told.
+     */
+    record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks, long saleId, Admin.SaleStats stats,
+                  double shortCircuits) {
     }
 
     private final Target target;
@@ -70,9 +82,14 @@ final class Sampler implements AutoCloseable {
         while (running) {
             long t = System.nanoTime();
             Map<String, Long> rss = new LinkedHashMap<>();
+            Map<String, Long> cpu = new LinkedHashMap<>();
             for (String c : COMPONENTS) {
                 rss.put(c, rssKb(c));
+                cpu.put(c, processes(c).map(Sampler::cpuTicks).sum());
             }
+            ProcessHandle self = ProcessHandle.current();
+            cpu.put(BENCH, cpuTicks(self.pid()) + self.descendants().mapToLong(p -> cpuTicks(p.pid())).sum());
+            cpu.put(MACHINE, machineBusyTicks());
             long sale = watched;
             Admin.SaleStats stats = null;
             double shortCircuits = -1;
@@ -88,7 +105,7 @@ final class Sampler implements AutoCloseable {
             }
             // Stamped when the reads are done: by then the stats were true.
             synchronized (samples) {
-                samples.add(new Sample(System.nanoTime(), rss, sale, stats, shortCircuits));
+                samples.add(new Sample(System.nanoTime(), rss, cpu, sale, stats, shortCircuits));
             }
             // A watched sale is polled faster, for the drain time.
             long period = sale > 0 ? Math.min(every.toNanos(), WATCHING.toNanos()) : every.toNanos();
@@ -105,16 +122,42 @@ final class Sampler implements AutoCloseable {
 
     /** VmRSS of a component in kB (its process and, for nginx, its workers); 0 when it is not running. */
     private long rssKb(String component) {
+        return processes(component).map(Sampler::vmRss).sum();
+    }
+
+    /** The pids of a component: the one bin/seckill recorded, and for the edge also nginx's workers. */
+    private LongStream processes(String component) {
         long pid = target.pid(component);
         Optional<ProcessHandle> ph = pid > 0 ? ProcessHandle.of(pid) : Optional.empty();
         if (ph.isEmpty()) {
+            return LongStream.empty();
+        }
+        return component.equals("edge")
+                ? LongStream.concat(LongStream.of(pid), ph.get().children().mapToLong(ProcessHandle::pid))
+                : LongStream.of(pid);
+    }
+
+    /** utime + stime of a process in clock ticks (fields 14 and 15 of /proc/PID/stat); 0 when it has exited. */
+    static long cpuTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // Fields after the command name, which is in parentheses and may hold spaces; field 3 is the first.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
-        long kb = vmRss(pid);
-        if (component.equals("edge")) {
-            kb += ph.get().children().mapToLong(c -> vmRss(c.pid())).sum();
+    }
+
+    /** Busy ticks of all CPUs together: user, nice, system, irq, softirq and steal of the "cpu" line of /proc/stat. */
+    static long machineBusyTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+                    + Long.parseLong(f[7]) + Long.parseLong(f[8]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
-        return kb;
     }
 
     static long vmRss(long pid) {
