@@ -87,7 +87,7 @@ public final class Bench {
             if (!samples.isEmpty()) {
                 cpu.add(Report.cpu("whole bench", samples, samples.get(0).nanos(), samples.get(samples.size() - 1).nanos()));
             }
-            Map<String, Double> ratios = ratios(ceilings);
+            List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, target), hold,
                     Goals.of(o, ceilings, ratios, numbers, memory, hold), checks, numbers, Report.timeline(t),
                     Report.ceilings(ceilings), ratios, memory, cpu,
@@ -101,19 +101,12 @@ public final class Bench {
         }
     }
 
-    private static Map<String, Double> ratios(Ceilings.Result c) {
-        Map<String, Double> r = new LinkedHashMap<>();
+    private static List<Ratio> ratios(Ceilings.Result c) {
         if (c == null) {
-            return r;
+            return List.of();
         }
-        for (String path : List.of(Ceilings.PURCHASE, Ceilings.PURCHASE_REFUSED)) {
-            r.put(path + " / " + Ceilings.TRIVIAL,
-                    Report.round(c.best().get(path).rps() / c.best().get(Ceilings.TRIVIAL).rps()));
-        }
-        r.put("sold-out short-circuit / nginx return 200",
-                Report.round(c.best().get(Ceilings.SHORT_CIRCUIT).rps() / c.best().get(Ceilings.RETURN_200).rps()));
-        r.put("batch writer / row-at-a-time", Report.round(c.writer().path("ratio").asDouble()));
-        return r;
+        return List.of(Ratio.of(c, Ceilings.PURCHASE, Ceilings.TRIVIAL), Ratio.of(c, Ceilings.PURCHASE_REFUSED, Ceilings.TRIVIAL),
+                Ratio.of(c, Ceilings.SHORT_CIRCUIT, Ceilings.RETURN_200));
     }
 
     private static Map<String, Object> scenario(BenchOptions o, Target t) {

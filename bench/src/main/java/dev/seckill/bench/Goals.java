@@ -3,7 +3,7 @@ package dev.seckill.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The targets of issue 7, each as measured value against target; reported, never asserted by tests. */
 final class Goals {
@@ -11,25 +11,26 @@ final class Goals {
     private Goals() {
     }
 
-    static List<Report.Goal> of(BenchOptions o, Ceilings.Result c, Map<String, Double> ratios, FlashSaleNumbers sale,
+    static List<Report.Goal> of(BenchOptions o, Ceilings.Result c, List<Ratio> ratios, FlashSaleNumbers sale,
                                 List<Report.Memory> memory, boolean invariantsHold) {
         List<Report.Goal> g = new ArrayList<>();
         if (c != null) {
             Measured trivial = c.best().get(Ceilings.TRIVIAL);
             for (String path : List.of(Ceilings.PURCHASE, Ceilings.PURCHASE_REFUSED)) {
                 Measured purchase = c.best().get(path);
-                double r = ratios.get(path + " / " + Ceilings.TRIVIAL);
-                g.add(new Report.Goal(path + " through the edge vs the edge-proxied trivial route",
-                        f("%.2f x (%,.0f vs %,.0f req/s)", r, purchase.rps(), trivial.rps()), ">= 0.5 x", r >= 0.5));
+                Ratio r = ratio(ratios, path + " / " + Ceilings.TRIVIAL);
+                g.add(new Report.Goal(path + " through the edge vs the edge-proxied trivial route", text(r, purchase, trivial),
+                        ">= 0.5 x", r.median() >= 0.5));
                 g.add(new Report.Goal(path + ": p99 at " + o.connections() + " connections",
                         f("%.1f ms", purchase.latency().p99()), "<= 50 ms", purchase.latency().p99() <= 50));
             }
-            double s = ratios.get("sold-out short-circuit / nginx return 200");
-            g.add(new Report.Goal("sold-out short-circuit vs nginx return 200", f("%.2f x (%,.0f vs %,.0f req/s)", s,
-                    c.best().get(Ceilings.SHORT_CIRCUIT).rps(), c.best().get(Ceilings.RETURN_200).rps()), ">= 0.8 x", s >= 0.8));
+            Ratio s = ratio(ratios, Ceilings.SHORT_CIRCUIT + " / " + Ceilings.RETURN_200);
+            g.add(new Report.Goal("sold-out short-circuit vs nginx return 200",
+                    text(s, c.best().get(Ceilings.SHORT_CIRCUIT), c.best().get(Ceilings.RETURN_200)), ">= 0.8 x",
+                    s.median() >= 0.8));
             double batched = c.writer().path("batchedOrdersPerSec").asDouble();
             g.add(new Report.Goal("batch writer", f("%,.0f orders/s", batched), ">= 20,000 orders/s", batched >= 20_000));
-            double w = ratios.get("batch writer / row-at-a-time");
+            double w = c.writer().path("ratio").asDouble();
             g.add(new Report.Goal("batch writer vs row-at-a-time", f("%.1f x", w), ">= 10 x", w >= 10));
         }
         g.add(new Report.Goal("flash sale p99 (every answer) at " + o.connections() + " connections",
@@ -40,6 +41,16 @@ final class Goals {
         g.add(new Report.Goal("oversold, duplicates, lost orders in every sale of the run",
                 invariantsHold ? "0, 0, 0" : "violations (see the invariants)", "0, 0, 0", invariantsHold));
         return g;
+    }
+
+    private static Ratio ratio(List<Ratio> ratios, String name) {
+        return ratios.stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** "0.94 x (rounds 0.59 · 1.05 · 0.94; best 27,403 vs 46,151 req/s)". */
+    private static String text(Ratio r, Measured top, Measured bottom) {
+        return f("%.2f x (rounds %s; best %,.0f vs %,.0f req/s)", r.median(),
+                r.rounds().stream().map(x -> f("%.2f", x)).collect(Collectors.joining(" · ")), top.rps(), bottom.rps());
     }
 
     private static String f(String fmt, Object... args) {

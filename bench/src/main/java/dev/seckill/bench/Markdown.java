@@ -118,8 +118,8 @@ final class Markdown {
         line("");
         line("## Ceilings, measured in the same run");
         line("");
-        line(f("Best of %d interleaved rounds of %d s at %s connections (latency of that round). The trivial proxied "
-                        + "route is GET %s.", r.scenario().get("ceilingRounds"), r.scenario().get("ceilingSecondsPerRound"),
+        line(f("Best of %d interleaved rounds of %d s at %s connections (latency of that round); ratios below. The "
+                        + "trivial proxied route is GET %s.", r.scenario().get("ceilingRounds"), r.scenario().get("ceilingSecondsPerRound"),
                 r.scenario().get("connections"), c.trivialRoute()));
         line("");
         line("| what | generator | best req/s | p50 ms | p90 ms | p99 ms | max ms | every round (req/s) | mean ms in the service's Redis script / Kafka send |");
@@ -145,8 +145,9 @@ final class Markdown {
                 w.path("batchSize").asInt(), w.path("batchedOrdersPerSec").asDouble(),
                 w.path("rowAtATimeOrdersPerSec").asDouble(), w.path("ratio").asDouble(), w.path("consistent").asBoolean()));
         line("");
-        line("Ratios: " + r.ratios().entrySet().stream().map(e -> f("%s %.2f", e.getKey(), e.getValue()))
-                .collect(Collectors.joining(" · ")) + ".");
+        line("Ratios, the median of the rounds' ratios (the two sides of a round run back to back): "
+                + r.ratios().stream().map(x -> f("%s **%.2f** (rounds %s; of the best rounds %.2f)", x.name(), x.median(),
+                        x.rounds(), x.ofBest())).collect(Collectors.joining(" · ")) + ".");
     }
 
     private void memory() {

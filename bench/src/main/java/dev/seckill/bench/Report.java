@@ -18,7 +18,7 @@ import java.util.Map;
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
-              Map<String, Double> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
+              List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
               @JsonIgnore Ceilings.Result ceilingResult) {
 
     /** One target: measured against wanted, with the comparison spelled out. */

@@ -12,8 +12,9 @@ import java.util.Map;
  */
 final class Svg {
 
+    // The eighth is grey: the CPU chart's "others" (everything outside the bench) falls there.
     private static final String[] COLORS = {"#2b8a3e", "#1971c2", "#e8590c", "#c2255c", "#7048e8", "#f08c00",
-            "#0c8599", "#5c940d", "#862e9c", "#495057"};
+            "#0c8599", "#adb5bd", "#862e9c", "#495057"};
     private static final int W = 900;
     private static final int H = 360;
     private static final int LEFT = 70;
