@@ -22,8 +22,8 @@ public final class RedisClients {
                 .setConnectTimeout(timeout)
                 // Fail fast: a purchase that cannot reach Redis answers 503 instead of waiting through retries.
                 .setRetryAttempts(1)
-                .setConnectionPoolSize(redis.get("pool").asInt().orElse(64))
-                .setConnectionMinimumIdleSize(4)
+                .setConnectionPoolSize(redis.get("pool").asInt().orElse(256))
+                .setConnectionMinimumIdleSize(32)
                 // Keep trying to reconnect in the background while Redis is down.
                 .setPingConnectionInterval(1000);
         // Do not fail start-up when Redis is down: readiness reports it and purchases answer 503 until it is back.
