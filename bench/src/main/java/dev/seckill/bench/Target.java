@@ -1,7 +1,8 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Stack;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -39,33 +40,13 @@ public record Target(Path home, Path runDir, int edgePort, int servicePort, int 
         }
     }
 
+    /** The stack the environment names (the variables and defaults of {@code bin/seckill}, read by {@link Stack}). */
     public static Target fromEnvironment() {
-        Path home = Path.of(env("SECKILL_HOME", ".")).toAbsolutePath().normalize();
-        Path run = Path.of(env("SECKILL_RUN_DIR", home.resolve(".run/local").toString()));
-        Path runDir = run.isAbsolute() ? run : home.resolve(run);
-        return new Target(home, runDir, port("SECKILL_EDGE_PORT", 8080), port("SECKILL_SERVICE_PORT", 8081),
-                port("SECKILL_WRITER_PORT", 8082), port("SECKILL_REDIS_PORT", 16379), port("SECKILL_DB_PORT", 13306),
-                secret(runDir, "SECKILL_ADMIN_TOKEN", "admin-token"), secret(runDir, "SECKILL_TOKEN_SECRET", "token-secret"));
+        return of(Stack.get());
     }
 
-    private static String secret(Path runDir, String var, String file) {
-        String v = System.getenv(var);
-        if (v != null && !v.isEmpty()) {
-            return v;
-        }
-        try {
-            return Files.readString(runDir.resolve(file), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new IllegalStateException(var + " is not set and " + runDir.resolve(file) + " is unreadable", e);
-        }
-    }
-
-    private static int port(String var, int def) {
-        return Integer.parseInt(env(var, Integer.toString(def)));
-    }
-
-    private static String env(String var, String def) {
-        String v = System.getenv(var);
-        return v == null || v.isEmpty() ? def : v;
+    public static Target of(Stack s) {
+        return new Target(s.home(), s.runDir(), s.edgePort(), s.servicePort(), s.writerPort(), s.redisPort(),
+                s.dbPort(), s.adminToken(), s.tokenSecret());
     }
 }

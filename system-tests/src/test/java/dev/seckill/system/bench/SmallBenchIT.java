@@ -28,8 +28,7 @@ class SmallBenchIT {
 
     @Test
     void smallFlashSaleSellsExactlyItsStockOncePerUserAndLosesNoAcceptedOrder() throws Exception {
-        Target target = new Target(stack.home(), stack.runDir(), stack.edgePort(), stack.servicePort(),
-                stack.writerPort(), stack.redisPort(), stack.dbPort(), stack.adminToken(), stack.tokenSecret());
+        Target target = Target.of(stack);
         Path out = stack.home().resolve("system-tests/target/small-bench");
         BenchOptions small = BenchOptions.defaults().with(STOCK, 3000, 3, 64, Duration.ofSeconds(60), out, false);
 
