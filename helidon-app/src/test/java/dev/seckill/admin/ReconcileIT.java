@@ -166,6 +166,27 @@ class ReconcileIT {
     }
 
     @Test
+    void aDbStockThatDisagreesWithTheWrittenOrdersIsRepaired() throws Exception {
+        long sale = sale(5);
+        buyConfirmed(sale, 2);
+        try (java.sql.Connection c = stack.db();
+             java.sql.PreparedStatement ps = c.prepareStatement("UPDATE sale SET stock = stock + 2 WHERE id = ?")) {
+            ps.setLong(1, sale);
+            assertEquals(1, ps.executeUpdate());
+        }
+        assertEquals(5, stats(sale).path("dbStock").asLong());
+        assertFalse(stats(sale).path("consistent").asBoolean());
+        JsonNode dry = reconcile(sale, "?dryRun=true");
+        assertEquals(List.of("DB_STOCK_SET"), actions(dry), dry.toString());
+        assertEquals(5, stats(sale).path("dbStock").asLong(), "a dry run changes nothing");
+        JsonNode done = reconcile(sale, "");
+        assertEquals(List.of("DB_STOCK_SET"), actions(done), done.toString());
+        JsonNode after = stats(sale);
+        assertEquals(3, after.path("dbStock").asLong());
+        assertTrue(after.path("consistent").asBoolean(), after.toString());
+    }
+
+    @Test
     void reconcileRefusesWhileTheWriterIsBehind() {
         long sale = sale(5);
         stack.seckill(STACK_OP, "down", "writer");
