@@ -55,6 +55,11 @@ public final class Stack {
         return port("SECKILL_WRITER_PORT", 8082);
     }
 
+    /** The service's internal listener: admin routes and observability (health details, metrics). */
+    public int adminPort() {
+        return port("SECKILL_ADMIN_PORT", 8083);
+    }
+
     public int redisPort() {
         return port("SECKILL_REDIS_PORT", 16379);
     }
@@ -75,6 +80,11 @@ public final class Stack {
         return "http://127.0.0.1:" + servicePort();
     }
 
+    /** Base URL of the service's internal listener ({@code /admin/...}, {@code /observe/...}). */
+    public String adminUrl() {
+        return "http://127.0.0.1:" + adminPort();
+    }
+
     public String writerUrl() {
         return "http://127.0.0.1:" + writerPort();
     }
@@ -92,7 +102,21 @@ public final class Stack {
     }
 
     public Connection db() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(), "seckill", "seckill");
+        return DriverManager.getConnection(jdbcUrl(), dbUser(), dbPassword());
+    }
+
+    public String dbUser() {
+        return "seckill";
+    }
+
+    /** The database password: SECKILL_DB_PASSWORD, else the one bin/seckill generated into the run directory. */
+    public String dbPassword() {
+        return optionalSecret("SECKILL_DB_PASSWORD", "db-password", "seckill");
+    }
+
+    /** The Redis password: SECKILL_REDIS_PASSWORD, else the generated one; empty when Redis has none. */
+    public String redisPassword() {
+        return optionalSecret("SECKILL_REDIS_PASSWORD", "redis-password", "");
     }
 
     public String adminToken() {
@@ -108,6 +132,7 @@ public final class Stack {
         return Map.of("SECKILL_RUN_DIR", runDir.toString(),
                 "SECKILL_EDGE_PORT", Integer.toString(edgePort()),
                 "SECKILL_SERVICE_PORT", Integer.toString(servicePort()),
+                "SECKILL_ADMIN_PORT", Integer.toString(adminPort()),
                 "SECKILL_WRITER_PORT", Integer.toString(writerPort()),
                 "SECKILL_REDIS_PORT", Integer.toString(redisPort()),
                 "SECKILL_DB_PORT", Integer.toString(dbPort()),
@@ -216,6 +241,19 @@ public final class Stack {
         } catch (IOException e) {
             throw new IllegalStateException(var + " is not set and " + runDir.resolve(file)
                     + " is unreadable: start the stack with bin/seckill up or run bin/seckill test", e);
+        }
+    }
+
+    private String optionalSecret(String var, String file, String def) {
+        String v = System.getenv(var);
+        if (v != null && !v.isEmpty()) {
+            return v;
+        }
+        Path f = runDir.resolve(file);
+        try {
+            return Files.exists(f) ? Files.readString(f, StandardCharsets.UTF_8).trim() : def;
+        } catch (IOException e) {
+            throw new IllegalStateException(f + " is unreadable: " + e.getMessage(), e);
         }
     }
 
