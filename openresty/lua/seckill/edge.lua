@@ -5,6 +5,7 @@ local rate_limit = require "seckill.rate_limit"
 local metrics = require "seckill.metrics"
 local admin = require "seckill.admin"
 local reply = require "seckill.reply"
+local errors = require "seckill.errors"
 
 local ngx = ngx
 local var = ngx.var
@@ -24,6 +25,19 @@ function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
     flags = sold_out.new(settings.sold_out_dict, settings.sold_out_ttl)
     limiter = rate_limit.new(settings.rate, settings.burst)
+end
+
+-- limit_req refused the purchase (error_page 429).
+local function rate_limited()
+    counters:incr(metrics.RATE_LIMITED)
+    return reply.error(errors.RATE_LIMITED, limiter:refusal())
+end
+
+-- nginx could not reach the service or it did not answer in time (502, 504; 503 when no server is left). The
+-- service's own 503 passes through untouched (proxy_intercept_errors is off), so only nginx's errors get here.
+local function count_upstream_error()
+    local status = str_match(var.upstream_status or "", "(%d%d%d)$") or str_sub(tostring(ngx.status), 1, 3)
+    counters:incr(metrics.label(metrics.UPSTREAM_ERRORS, "status", status))
 end
 
 -- Purchase, rewrite phase (set_by_lua): the 410 body when the sale is flagged sold out, else "". It runs before
@@ -60,18 +74,17 @@ function _M.purchase_header_filter()
     counters:incr(metrics.label(metrics.FLAGS_SET, "source", "upstream"))
 end
 
--- error_page 429 (limit_req refused the purchase).
-function _M.rate_limited()
-    counters:incr(metrics.RATE_LIMITED)
-    return limiter:refuse()
-end
-
--- error_page 502 503 504 (nginx could not reach the service or it did not answer in time). The service's own
--- 503 is passed through untouched (proxy_intercept_errors is off), so this only sees nginx's errors.
-function _M.upstream_unavailable()
-    local status = str_match(var.upstream_status or "", "(%d%d%d)$") or str_sub(tostring(ngx.status), 1, 3)
-    counters:incr(metrics.label(metrics.UPSTREAM_ERRORS, "status", status))
-    return reply.unavailable()
+-- Content handler of location /_edge/error: every answer the edge gives of its own (seckill.errors), whether nginx
+-- raised the status (error_page) or a route refused on purpose ($edge_error names the answer).
+function _M.error_answer()
+    local name = errors.name(var.edge_error, var.status)
+    if name == errors.RATE_LIMITED then
+        return rate_limited()
+    end
+    if name == errors.UNAVAILABLE then
+        count_upstream_error()
+    end
+    return reply.error(name)
 end
 
 function _M.admin()

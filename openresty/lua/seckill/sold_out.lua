@@ -29,7 +29,8 @@ function _M.canonical_id(raw)
     return id
 end
 
--- The very body the service answers for SOLD_OUT (saleId is a JSON number).
+-- The very body the service answers for SOLD_OUT (saleId is a JSON number). The service writes its own in Java
+-- (PurchaseService); system-tests' SoldOutBodyIT compares the two field by field against the real stack.
 function _M.body(id)
     return '{"code":"SOLD_OUT","message":"sold out","saleId":' .. id .. '}'
 end

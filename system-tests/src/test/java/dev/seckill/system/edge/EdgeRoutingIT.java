@@ -1,9 +1,8 @@
 package dev.seckill.system.edge;
 
 import dev.seckill.testkit.HttpJson;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,27 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EdgeRoutingIT {
 
-    private static UpstreamStub upstream;
-    private static EdgeInstance edge;
+    @RegisterExtension
+    static final EdgeFixture fixture = EdgeFixture.of("routing", "SECKILL_EDGE_BODY_MAX", "1k");
     private final HttpJson http = new HttpJson();
-
-    @BeforeAll
-    static void start() {
-        upstream = UpstreamStub.start();
-        edge = EdgeInstance.start("routing", Map.of("SECKILL_EDGE_UPSTREAM", upstream.address(),
-                "SECKILL_EDGE_BODY_MAX", "1k"));
-    }
-
-    @AfterAll
-    static void stop() {
-        edge.close();
-        upstream.close();
-    }
 
     @Test
     void unknownRoutesAre404Json() {
         for (String path : new String[] {"/nope", "/observe/metrics", "/edge/unknown", "/edge/bench"}) {
-            HttpJson.Response r = http.get(edge.url(path));
+            HttpJson.Response r = http.get(fixture.url(path));
             assertEquals(404, r.status(), path);
             assertTrue(r.header("Content-Type").startsWith("application/json"), path);
             assertEquals("NOT_FOUND", r.code(), path);
@@ -54,15 +40,16 @@ class EdgeRoutingIT {
 
     @Test
     void adminRoutesAreNotExposed() {
-        HttpJson.Response list = http.get(edge.url("/admin/sales/1/stats"));
-        HttpJson.Response create = http.post(edge.url("/admin/sales"), "{\"name\":\"x\"}");
-        HttpJson.Response bare = http.get(edge.url("/admin"));
+        HttpJson.Response list = http.get(fixture.url("/admin/sales/1/stats"));
+        HttpJson.Response create = http.post(fixture.url("/admin/sales"), "{\"name\":\"x\"}");
+        HttpJson.Response bare = http.get(fixture.url("/admin"));
 
         for (HttpJson.Response r : new HttpJson.Response[] {list, create, bare}) {
             assertEquals(404, r.status(), r.body());
             assertEquals("NOT_FOUND", r.code(), r.body());
         }
-        assertEquals(0, upstream.hits(h -> h.path().startsWith("/admin")), "admin requests reached the service");
+        assertEquals(0, fixture.upstream().hits(h -> h.path().startsWith("/admin")),
+                "admin requests reached the service");
     }
 
     @Test
@@ -70,23 +57,23 @@ class EdgeRoutingIT {
         String big = "{\"pad\":\"" + "x".repeat(2048) + "\"}";
         String small = "{\"quantity\":1}";
 
-        HttpJson.Response refused = http.post(edge.url("/api/sales/11/purchase"), big, from("10.5.0.1"));
-        HttpJson.Response accepted = http.post(edge.url("/api/sales/12/purchase"), small, from("10.5.0.1"));
+        HttpJson.Response refused = http.post(fixture.url("/api/sales/11/purchase"), big, from("10.5.0.1"));
+        HttpJson.Response accepted = http.post(fixture.url("/api/sales/12/purchase"), small, from("10.5.0.1"));
 
         assertEquals(413, refused.status(), refused.body());
         assertEquals("PAYLOAD_TOO_LARGE", refused.code());
-        assertEquals(0, upstream.hits("/api/sales/11/purchase"));
+        assertEquals(0, fixture.upstream().hits("/api/sales/11/purchase"));
         assertEquals(202, accepted.status(), accepted.body());
-        assertEquals(small, upstream.last("/api/sales/12/purchase").body());
+        assertEquals(small, fixture.upstream().last("/api/sales/12/purchase").body());
     }
 
     @Test
     void clientAddressAndRequestIdAreForwarded() {
-        http.post(edge.url("/api/sales/13/purchase"), null, from("198.51.100.7", "X-Request-Id", "req-123"));
-        http.post(edge.url("/api/sales/14/purchase"), null, from("198.51.100.8"));
+        http.post(fixture.url("/api/sales/13/purchase"), null, from("198.51.100.7", "X-Request-Id", "req-123"));
+        http.post(fixture.url("/api/sales/14/purchase"), null, from("198.51.100.8"));
 
-        UpstreamStub.Hit given = upstream.last("/api/sales/13/purchase");
-        UpstreamStub.Hit minted = upstream.last("/api/sales/14/purchase");
+        UpstreamStub.Hit given = fixture.upstream().last("/api/sales/13/purchase");
+        UpstreamStub.Hit minted = fixture.upstream().last("/api/sales/14/purchase");
         assertEquals("198.51.100.7", given.header("X-Forwarded-For"));
         assertEquals("req-123", given.header("X-Request-Id"));
         assertEquals("198.51.100.8", minted.header("X-Forwarded-For"));
@@ -95,8 +82,8 @@ class EdgeRoutingIT {
 
     @Test
     void healthIsProxiedAndTheEdgeHasItsOwn() {
-        HttpJson.Response service = http.get(edge.url("/observe/health"));
-        HttpJson.Response own = http.get(edge.url("/edge/health"));
+        HttpJson.Response service = http.get(fixture.url("/observe/health"));
+        HttpJson.Response own = http.get(fixture.url("/edge/health"));
 
         assertEquals(200, service.status());
         assertEquals("/observe/health", service.json().path("path").asText(), "answered by the upstream");
@@ -106,7 +93,7 @@ class EdgeRoutingIT {
 
     @Test
     void theRepositorysSalePageIsServed() {
-        HttpJson.Response page = http.get(edge.url("/"));
+        HttpJson.Response page = http.get(fixture.url("/"));
 
         assertEquals(200, page.status());
         assertTrue(page.header("Content-Type").startsWith("text/html"), page.header("Content-Type"));
@@ -115,7 +102,7 @@ class EdgeRoutingIT {
 
     @Test
     void malformedRequestsGetJsonNeverHtml() throws IOException {
-        HttpJson.Response post = http.post(edge.url("/index.html"), "{}");
+        HttpJson.Response post = http.post(fixture.url("/index.html"), "{}");
         assertEquals(405, post.status());
         assertEquals("METHOD_NOT_ALLOWED", post.code());
 
@@ -142,11 +129,11 @@ class EdgeRoutingIT {
 
     @Test
     void metricsCountRequestsByRouteAndStatus() {
-        http.post(edge.url("/api/sales/15/purchase"), null, from("10.5.0.2"));
-        http.send("PUT", edge.url("/edge/flags/sold-out/16"), null);
-        http.post(edge.url("/api/sales/16/purchase"), null, from("10.5.0.2"));
+        http.post(fixture.url("/api/sales/15/purchase"), null, from("10.5.0.2"));
+        http.send("PUT", fixture.url("/edge/flags/sold-out/16"), null);
+        http.post(fixture.url("/api/sales/16/purchase"), null, from("10.5.0.2"));
 
-        HttpJson.Response r = http.get(edge.url("/edge/metrics"));
+        HttpJson.Response r = http.get(fixture.url("/edge/metrics"));
 
         assertEquals(200, r.status());
         assertTrue(r.header("Content-Type").startsWith("text/plain"), r.header("Content-Type"));
@@ -161,7 +148,7 @@ class EdgeRoutingIT {
 
     /** Sends bytes no HTTP client would (with Connection: close semantics), and reads the whole answer. */
     private static String rawExchange(String request) throws IOException {
-        URI base = URI.create(edge.url("/"));
+        URI base = URI.create(fixture.url("/"));
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), base.getPort())) {
             s.setSoTimeout(5000);
             OutputStream out = s.getOutputStream();

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
@@ -61,6 +62,7 @@ final class UpstreamStub implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final List<Hit> hits = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Responder responder = DEFAULT;
 
     private UpstreamStub() throws IOException {
@@ -102,6 +104,10 @@ final class UpstreamStub implements AutoCloseable {
 
     @Override
     public void close() {
+        // Idempotent: a test may stop the stub (the service going down) before its fixture does.
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         server.stop(0);
         executor.shutdownNow();
     }
