@@ -15,22 +15,31 @@ local get_method = ngx.req.get_method
 local str_sub = string.sub
 local str_match = string.match
 local tostring = tostring
+local pairs = pairs
 
 local _M = {}
 
-local flags, limiter, counters
+local flags, limiters, counters
 
--- settings: rate ("20r/s"), burst, sold_out_ttl (s), sold_out_dict, metrics_dict.
+-- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), sold_out_ttl (s), sold_out_dict, metrics_dict.
 function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
     flags = sold_out.new(settings.sold_out_dict, settings.sold_out_ttl)
-    limiter = rate_limit.new(settings.rate, settings.burst)
+    limiters = {}
+    for route, limit in pairs(settings.limits) do
+        limiters[route] = rate_limit.new(limit.rate, limit.burst)
+    end
 end
 
--- limit_req refused the purchase (error_page 429).
+-- A per-IP limit refused the request (error_page 429): limit_conn (too many in progress; it runs before limit_req
+-- in the same phase, so it is asked first), else the limit_req zone of the route the location named.
 local function rate_limited()
     counters:incr(metrics.RATE_LIMITED)
-    return reply.error(errors.RATE_LIMITED, limiter:refusal())
+    if var.limit_conn_status == "REJECTED" then
+        return reply.error(errors.TOO_MANY_CONNECTIONS)
+    end
+    local limiter = limiters[var.edge_route]
+    return reply.error(errors.RATE_LIMITED, limiter and limiter:refusal())
 end
 
 -- nginx could not reach the service or it did not answer in time (502, 504; 503 when no server is left). The
@@ -47,7 +56,7 @@ function _M.sold_out_body()
     if get_method() ~= "POST" then
         return ""
     end
-    -- The location's regex captures a canonical id (no leading zeros, at most 19 digits) or nothing.
+    -- The location's regex captures the one spelling of an id the service accepts (no sign, no leading zero).
     local id = var.sale_id
     if not id or id == "" or not flags:is_set(id) then
         return ""

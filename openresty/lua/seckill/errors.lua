@@ -11,12 +11,12 @@ local tostring = tostring
 
 local _M = {}
 
--- status, code, message[, Retry-After seconds]. The status is what the client gets (nginx keeps the original status of an error_page
--- redirect without `=`, so these agree with BY_STATUS below).
+-- status, code, message[, Retry-After seconds]. The status is what the client gets: nginx keeps the original status
+-- of an error_page redirect without `=`, so these agree with BY_STATUS below.
 local ANSWERS = {
     bad_request = { 400, "BAD_REQUEST", "malformed request" },
     bad_path = { 400, "BAD_REQUEST", "the path is not in its plain form" },
-    bad_flag_id = { 400, "BAD_REQUEST", "saleId must be an integer of at most 19 digits" },
+    bad_flag_id = { 400, "BAD_REQUEST", "saleId must be 1 to 19 digits without a leading zero" },
     bad_flag_ttl = { 400, "BAD_REQUEST", "ttl must be whole seconds from 1 to one day" },
     uri_too_long = { 414, "BAD_REQUEST", "request line too long" },
     headers_too_large = { 400, "BAD_REQUEST", "request headers too large" },
@@ -75,8 +75,9 @@ function _M.name(name, status)
     return BY_STATUS[tonumber(status)] or "internal"
 end
 
--- status, body (JSON) and Retry-After (nil: none) of the named answer. request_id must be JSON-safe (nginx's hex $request_id, or a client id
--- the edge accepted only if it matched [A-Za-z0-9._:-]); extra is a JSON fragment of more fields ('"retryAfter":1').
+-- status, body (JSON) and Retry-After (nil: none) of the named answer. request_id must be JSON-safe: nginx's hex
+-- $request_id, or a client's id the edge accepted only if it matched [A-Za-z0-9._:-]. extra is a JSON fragment of
+-- more fields ('"retryAfter":1').
 function _M.answer(name, request_id, extra)
     local a = ANSWERS[name]
     local body = '{"code":"' .. a[2] .. '","message":"' .. a[3] .. '"'

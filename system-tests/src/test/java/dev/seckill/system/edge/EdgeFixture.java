@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * static final EdgeFixture fixture = EdgeFixture.of("routing", "SECKILL_EDGE_BODY_MAX", "1k");
  * </pre>
  */
-final class EdgeFixture implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class EdgeFixture implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
     private final String name;
     private final Map<String, String> knobs;
@@ -38,33 +38,33 @@ final class EdgeFixture implements BeforeAllCallback, AfterAllCallback, BeforeEa
     }
 
     /** An edge named {@code name} (its run directory) with these SECKILL_EDGE_* knobs as name/value pairs. */
-    static EdgeFixture of(String name, String... knobs) {
+    public static EdgeFixture of(String name, String... knobs) {
         return new EdgeFixture(name, pairs(knobs), Map::of);
     }
 
     /** As {@link #of}, with knobs known only when the fixture starts (a directory another extension made). */
-    static EdgeFixture of(String name, Supplier<Map<String, String>> knobs) {
+    public static EdgeFixture of(String name, Supplier<Map<String, String>> knobs) {
         return new EdgeFixture(name, Map.of(), knobs);
     }
 
-    UpstreamStub upstream() {
+    public UpstreamStub upstream() {
         return upstream;
     }
 
-    EdgeInstance edge() {
+    public EdgeInstance edge() {
         return edge;
     }
 
-    String url(String path) {
+    public String url(String path) {
         return edge.url(path);
     }
 
-    String metrics(HttpJson http) {
+    public String metrics(HttpJson http) {
         return edge.metrics(http);
     }
 
     /** Another edge in front of the same stub, with these knobs on top of the defaults; the caller closes it. */
-    EdgeInstance another(String otherName, String... otherKnobs) {
+    public EdgeInstance another(String otherName, String... otherKnobs) {
         Map<String, String> all = new HashMap<>(pairs(otherKnobs));
         all.putIfAbsent("SECKILL_EDGE_UPSTREAM", upstream.address());
         return EdgeInstance.start(otherName, all);

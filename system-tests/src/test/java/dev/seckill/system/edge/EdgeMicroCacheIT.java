@@ -70,6 +70,22 @@ class EdgeMicroCacheIT {
         assertTrue(listReads <= 2 + elapsedSeconds, listReads + " list reads");
     }
 
+    /** Issue 12: a random query cannot make a read miss the cache and reach the service. */
+    @Test
+    void aQueryStringDoesNotBypassTheCache() {
+        long started = System.nanoTime();
+        for (int i = 0; i < READS; i++) {
+            assertEquals(200, http.get(fixture.url("/api/sales/8?r=" + i)).status());
+        }
+        long elapsedSeconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
+
+        long reachedService = fixture.upstream().hits("/api/sales/8");
+        assertTrue(reachedService >= 1 && reachedService <= 2 + elapsedSeconds,
+                reachedService + " of " + READS + " reads with distinct queries reached the service");
+        assertEquals(0, fixture.upstream().hits(h -> h.path().equals("/api/sales/8") && h.query() != null),
+                "the query is not forwarded on a cached read");
+    }
+
     @Test
     void purchasesAreNeverCached() {
         String path = "/api/sales/7/purchase";

@@ -51,12 +51,14 @@ class EdgeRateLimitIT {
     }
 
     @Test
-    void nonNumericSaleIdsAreLimitedToo() {
-        List<HttpJson.Response> answers =
-                purchases(fixture.edge(), "10.1.0.4", "/api/sales/abc/purchase", BURST + 3);
+    void malformedSaleIdsAreAnsweredAtTheEdgeWithoutSpendingTheAllowance() {
+        // Issue 12: a made-up id cannot dodge the limit by reaching the service; it gets no further than the edge.
+        List<HttpJson.Response> made = purchases(fixture.edge(), "10.1.0.4", "/api/sales/abc/purchase", BURST + 3);
+        made.forEach(r -> assertEquals("SALE_NOT_FOUND", r.code(), statuses(made)));
 
-        assertEquals(BURST + 1, accepted(answers), statuses(answers));
-        assertEquals(429, answers.getLast().status());
+        List<HttpJson.Response> after = purchases(fixture.edge(), "10.1.0.4", PURCHASE, BURST + 1);
+        assertEquals(BURST + 1, accepted(after), "the whole allowance is left: " + statuses(after));
+        assertEquals(0, fixture.upstream().hits("/api/sales/abc/purchase"));
     }
 
     @Test

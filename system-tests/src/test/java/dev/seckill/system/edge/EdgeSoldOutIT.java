@@ -143,11 +143,15 @@ class EdgeSoldOutIT {
         assertTrue(flag != null && flag.path("ttlSeconds").asDouble() <= 60, list.toString());
         assertEquals("sold-out", flag.path("type").asText());
 
-        HttpJson.Response r = http.post(fixture.url("/api/sales/077/purchase"), null, from("10.2.0.2"));
+        HttpJson.Response r = http.post(fixture.url("/api/sales/77/purchase"), null, from("10.2.0.2"));
         assertEquals(410, r.status(), r.body());
-        assertEquals(soldOutBody(77), r.body(), "leading zeros name the same sale");
+        assertEquals(soldOutBody(77), r.body());
+        // An id has one spelling (issue 12): "077" is no sale at all, so no purchase of 77 can dodge the flag.
+        HttpJson.Response zeros = http.post(fixture.url("/api/sales/077/purchase"), null, from("10.2.0.2"));
+        assertEquals(404, zeros.status(), zeros.body());
+        assertEquals("SALE_NOT_FOUND", zeros.code(), zeros.body());
         assertEquals(0, fixture.upstream().hits(h -> h.path().matches("/api/sales/0*77/purchase")));
-        assertTrue(http.get(fixture.url("/edge/flags/sold-out/0077")).json().path("soldOut").asBoolean());
+        assertEquals(400, http.get(fixture.url("/edge/flags/sold-out/0077")).status());
         http.send("DELETE", fixture.url("/edge/flags/sold-out/77"), null);
     }
 
@@ -180,6 +184,31 @@ class EdgeSoldOutIT {
             assertEquals("NOT_FOUND", r.code());
         }
         assertFalse(http.get(fixture.url("/edge/flags/sold-out/79")).json().path("soldOut").asBoolean());
+    }
+
+    /**
+     * Issue 12: the operator routes are decided by the socket's own peer and the absence of forwarding, never by the
+     * address X-Forwarded-For yields. This edge believes X-Forwarded-For from 127.0.0.1 (the tests' socket), so a
+     * forwarded "127.0.0.1" would make the client address loopback; it must not open the routes, with or without
+     * the trust.
+     */
+    @Test
+    void aForwardedLoopbackAddressDoesNotOpenTheOperatorRoutes() {
+        try (EdgeInstance untrusting = fixture.another("sold-out-untrusting", "SECKILL_EDGE_TRUSTED_PROXIES", "")) {
+            for (EdgeInstance target : new EdgeInstance[] {fixture.edge(), untrusting}) {
+                for (String path : new String[] {"/edge/flags", "/edge/metrics", "/edge/health", "/edge/bench/ok"}) {
+                    assertEquals(200, http.get(target.url(path)).status(), "direct " + path);
+                    for (String forwarded : new String[] {"127.0.0.1", "::1", "127.0.0.1, 127.0.0.1"}) {
+                        HttpJson.Response r = http.get(target.url(path), from(forwarded));
+                        assertEquals(404, r.status(), path + " forwarded for " + forwarded + ": " + r.body());
+                    }
+                }
+                HttpJson.Response put =
+                        http.send("PUT", target.url("/edge/flags/sold-out/81"), null, from("127.0.0.1"));
+                assertEquals(404, put.status(), put.body());
+                assertFalse(http.get(target.url("/edge/flags/sold-out/81")).json().path("soldOut").asBoolean());
+            }
+        }
     }
 
     @Test

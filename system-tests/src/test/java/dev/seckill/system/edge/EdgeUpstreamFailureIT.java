@@ -30,7 +30,7 @@ class EdgeUpstreamFailureIT {
 
         HttpJson.Response purchase = http.post(fixture.url("/api/sales/1/purchase"), null, from("10.4.0.1"));
         HttpJson.Response read = http.get(fixture.url("/api/sales/2"));
-        HttpJson.Response health = http.get(fixture.url("/observe/health"));
+        HttpJson.Response health = http.get(fixture.url("/api/health"));
 
         for (HttpJson.Response r : new HttpJson.Response[] {purchase, read, health}) {
             assertUnavailable(r);
