@@ -1,4 +1,4 @@
--- The loopback-only flag admin API (the location restricts the caller; this module routes and answers):
+-- The operator-only flag admin API (the location restricts the caller; this module routes and answers):
 --   GET    /edge/flags                          {"defaultTtlSeconds":5,"flags":[{"type":"sold-out","saleId":7,
 --                                                "ttlSeconds":3.2}]}   (the default is SECKILL_EDGE_SOLDOUT_TTL)
 --   GET    /edge/flags/sold-out/{saleId}        {"saleId":7,"soldOut":true,"ttlSeconds":3.2} (or soldOut false)
@@ -43,7 +43,8 @@ local function list(flags)
     for _, f in ipairs(flags:list(MAX_LISTED)) do
         items[#items + 1] = '{"type":"sold-out","saleId":' .. f.id .. ',"ttlSeconds":' .. ttl_number(f.ttl) .. '}'
     end
-    return reply.send(reply.OK, '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
+    return reply.send(reply.OK,
+        '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
 end
 
 -- The TTL asked for (nil: the default), or nil and the name of the error answer.
