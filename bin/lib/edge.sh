@@ -6,9 +6,12 @@
 
 # Only these variables are substituted: nginx's own $variables in the templates are left alone.
 EDGE_VARS='${EDGE_LOAD_MODULES} ${SECKILL_EDGE_PORT} ${SECKILL_EDGE_LISTEN} ${SECKILL_EDGE_WORKERS} ${SECKILL_EDGE_BURST}
+${SECKILL_EDGE_READ_BURST} ${SECKILL_EDGE_ORDER_BURST} ${SECKILL_EDGE_LOGIN_BURST} ${SECKILL_EDGE_CONN_PER_IP}
 ${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIMEOUT} ${SECKILL_EDGE_READ_TIMEOUT}
+${SECKILL_EDGE_HEADER_TIMEOUT} ${SECKILL_EDGE_BODY_TIMEOUT} ${SECKILL_EDGE_SEND_TIMEOUT}
 ${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${SECKILL_EDGE_HTML_ROOT}
-${EDGE_RATE} ${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
+${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
+${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
 
 # edge_knob VAR DEFAULT REGEX WHAT: exports VAR (default if unset or empty), dies unless it matches REGEX.
 edge_knob() {
@@ -18,17 +21,34 @@ edge_knob() {
   export "$var=$val"
 }
 
+# edge_rate VAR KNOB: exports VAR as nginx wants the knob's rate ("20r/s"): a bare number means per second.
+edge_rate() {
+  local rate=${!2}
+  [[ "$rate" == *r/* ]] || rate="${rate}r/s"
+  export "$1=$rate"
+}
+
 # Splits a space- or comma-separated list into words.
 edge_words() { echo "${1//,/ }"; }
 
 edge_settings() {
   export EDGE_RUN="$RUN/edge" EDGE_HOME="$HOME_DIR/openresty"
   export SECKILL_EDGE_PORT="$EDGE_PORT"
-  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$'
+  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$' r='^[1-9][0-9]*(r/s|r/m)?$'
   edge_knob SECKILL_EDGE_LISTEN 127.0.0.1 '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_EDGE_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
-  edge_knob SECKILL_EDGE_RATE 20 '^[1-9][0-9]*(r/s|r/m)?$' "requests per second per IP (20, 20r/s or 30r/m)"
+  edge_knob SECKILL_EDGE_RATE 20 "$r" "purchases per second per IP (20, 20r/s or 30r/m)"
   edge_knob SECKILL_EDGE_BURST 40 "$n" "a whole number of requests >= 1 (nginx has no burst=0)"
+  edge_knob SECKILL_EDGE_READ_RATE 50 "$r" "sale reads per second per IP (50, 50r/s or 600r/m)"
+  edge_knob SECKILL_EDGE_READ_BURST 100 "$n" "a whole number of requests >= 1"
+  edge_knob SECKILL_EDGE_ORDER_RATE 10 "$r" "order status reads per second per IP (10, 10r/s or 120r/m)"
+  edge_knob SECKILL_EDGE_ORDER_BURST 20 "$n" "a whole number of requests >= 1"
+  edge_knob SECKILL_EDGE_LOGIN_RATE 30r/m "$r" "sign-ins per IP (30r/m, or per second: 1, 1r/s)"
+  edge_knob SECKILL_EDGE_LOGIN_BURST 10 "$n" "a whole number of requests >= 1"
+  edge_knob SECKILL_EDGE_CONN_PER_IP 64 "$n" "a number of requests in progress per IP >= 1"
+  edge_knob SECKILL_EDGE_HEADER_TIMEOUT 10s "$t" "an nginx time such as 10s"
+  edge_knob SECKILL_EDGE_BODY_TIMEOUT 10s "$t" "an nginx time such as 10s"
+  edge_knob SECKILL_EDGE_SEND_TIMEOUT 10s "$t" "an nginx time such as 10s"
   edge_knob SECKILL_EDGE_ZONE_SIZE 10m '^[1-9][0-9]*[km]$' "a size such as 10m"
   edge_knob SECKILL_EDGE_SOLDOUT_TTL 5 "$n" "whole seconds >= 1"
   edge_knob SECKILL_EDGE_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
@@ -44,9 +64,10 @@ edge_settings() {
   command -v envsubst > /dev/null || die "envsubst is missing (Debian: gettext-base)"
   [ -d "$SECKILL_EDGE_HTML_ROOT" ] || die "SECKILL_EDGE_HTML_ROOT=$SECKILL_EDGE_HTML_ROOT is not a directory"
 
-  # nginx wants "20r/s": a bare number means per second.
-  export EDGE_RATE=$SECKILL_EDGE_RATE
-  [[ "$EDGE_RATE" == *r/* ]] || EDGE_RATE="${EDGE_RATE}r/s"
+  edge_rate EDGE_RATE SECKILL_EDGE_RATE
+  edge_rate EDGE_READ_RATE SECKILL_EDGE_READ_RATE
+  edge_rate EDGE_ORDER_RATE SECKILL_EDGE_ORDER_RATE
+  edge_rate EDGE_LOGIN_RATE SECKILL_EDGE_LOGIN_RATE
 
   local w
   EDGE_UPSTREAM_SERVERS=""

@@ -1,4 +1,4 @@
--- The loopback-only flag admin API (the location restricts the caller; this module routes and answers):
+-- The operator-only flag admin API (the location restricts the caller; this module routes and answers):
 --   GET    /edge/flags                          {"defaultTtlSeconds":5,"flags":[{"type":"sold-out","saleId":7,
 --                                                "ttlSeconds":3.2}]}   (the default is SECKILL_EDGE_SOLDOUT_TTL)
 --   GET    /edge/flags/sold-out/{saleId}        {"saleId":7,"soldOut":true,"ttlSeconds":3.2} (or soldOut false)
@@ -11,6 +11,8 @@ local metrics = require "seckill.metrics"
 local ngx = ngx
 local var = ngx.var
 local get_method = ngx.req.get_method
+local log = ngx.log
+local ERR = ngx.ERR
 local str_match = string.match
 local str_format = string.format
 local concat = table.concat
@@ -41,9 +43,11 @@ local function list(flags)
     for _, f in ipairs(flags:list(MAX_LISTED)) do
         items[#items + 1] = '{"type":"sold-out","saleId":' .. f.id .. ',"ttlSeconds":' .. ttl_number(f.ttl) .. '}'
     end
-    return reply.send(reply.OK, '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
+    return reply.send(reply.OK,
+        '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
 end
 
+-- The TTL asked for (nil: the default), or nil and the name of the error answer.
 local function requested_ttl()
     local raw = var.arg_ttl
     if raw == nil or raw == "" then
@@ -51,7 +55,7 @@ local function requested_ttl()
     end
     local ttl = str_match(raw, "^%d+$") and tonumber(raw)
     if not ttl or ttl < 1 or ttl > MAX_TTL then
-        return nil, "ttl must be whole seconds from 1 to " .. MAX_TTL
+        return nil, "bad_flag_ttl"
     end
     return ttl
 end
@@ -61,13 +65,14 @@ local function one(flags, counters, id, method)
         return reply.send(reply.OK, flag_json(id, flags:ttl(id)))
     end
     if method == "PUT" then
-        local ttl, err = requested_ttl()
-        if err then
-            return reply.error(reply.BAD_REQUEST, "BAD_REQUEST", err)
+        local ttl, refusal = requested_ttl()
+        if refusal then
+            return reply.error(refusal)
         end
-        local set, set_err = flags:set(id, ttl)
+        local set, err = flags:set(id, ttl)
         if not set then
-            return reply.error(reply.UNAVAILABLE, "UNAVAILABLE", "failed to set the flag: " .. set_err)
+            log(ERR, "failed to set the sold-out flag of sale ", id, ": ", err)
+            return reply.error("flag_unavailable")
         end
         counters:incr(metrics.label(metrics.FLAGS_SET, "source", "admin"))
         return reply.send(reply.OK, flag_json(id, set))
@@ -93,11 +98,11 @@ function _M.handle(flags, counters)
     end
     local raw = str_match(uri, "^/edge/flags/sold%-out/([^/]+)$")
     if not raw then
-        return reply.not_found()
+        return reply.error("not_found")
     end
-    local id, err = sold_out.canonical_id(raw)
+    local id = sold_out.canonical_id(raw)
     if not id then
-        return reply.error(reply.BAD_REQUEST, "BAD_REQUEST", err)
+        return reply.error("bad_flag_id")
     end
     return one(flags, counters, id, method)
 end

@@ -5,6 +5,7 @@ local rate_limit = require "seckill.rate_limit"
 local metrics = require "seckill.metrics"
 local admin = require "seckill.admin"
 local reply = require "seckill.reply"
+local errors = require "seckill.errors"
 
 local ngx = ngx
 local var = ngx.var
@@ -14,16 +15,38 @@ local get_method = ngx.req.get_method
 local str_sub = string.sub
 local str_match = string.match
 local tostring = tostring
+local pairs = pairs
 
 local _M = {}
 
-local flags, limiter, counters
+local flags, limiters, counters
 
--- settings: rate ("20r/s"), burst, sold_out_ttl (s), sold_out_dict, metrics_dict.
+-- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), sold_out_ttl (s), sold_out_dict, metrics_dict.
 function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
     flags = sold_out.new(settings.sold_out_dict, settings.sold_out_ttl)
-    limiter = rate_limit.new(settings.rate, settings.burst)
+    limiters = {}
+    for route, limit in pairs(settings.limits) do
+        limiters[route] = rate_limit.new(limit.rate, limit.burst)
+    end
+end
+
+-- A per-IP limit refused the request (error_page 429): limit_conn (too many in progress; it runs before limit_req
+-- in the same phase, so it is asked first), else the limit_req zone of the route the location named.
+local function rate_limited()
+    counters:incr(metrics.RATE_LIMITED)
+    if var.limit_conn_status == "REJECTED" then
+        return reply.error(errors.TOO_MANY_CONNECTIONS)
+    end
+    local limiter = limiters[var.edge_route]
+    return reply.error(errors.RATE_LIMITED, limiter and limiter:refusal())
+end
+
+-- nginx could not reach the service or it did not answer in time (502, 504; 503 when no server is left). The
+-- service's own 503 passes through untouched (proxy_intercept_errors is off), so only nginx's errors get here.
+local function count_upstream_error()
+    local status = str_match(var.upstream_status or "", "(%d%d%d)$") or str_sub(tostring(ngx.status), 1, 3)
+    counters:incr(metrics.label(metrics.UPSTREAM_ERRORS, "status", status))
 end
 
 -- Purchase, rewrite phase (set_by_lua): the 410 body when the sale is flagged sold out, else "". It runs before
@@ -33,7 +56,7 @@ function _M.sold_out_body()
     if get_method() ~= "POST" then
         return ""
     end
-    -- The location's regex captures a canonical id (no leading zeros, at most 19 digits) or nothing.
+    -- The location's regex captures the one spelling of an id the service accepts (no sign, no leading zero).
     local id = var.sale_id
     if not id or id == "" or not flags:is_set(id) then
         return ""
@@ -60,18 +83,17 @@ function _M.purchase_header_filter()
     counters:incr(metrics.label(metrics.FLAGS_SET, "source", "upstream"))
 end
 
--- error_page 429 (limit_req refused the purchase).
-function _M.rate_limited()
-    counters:incr(metrics.RATE_LIMITED)
-    return limiter:refuse()
-end
-
--- error_page 502 503 504 (nginx could not reach the service or it did not answer in time). The service's own
--- 503 is passed through untouched (proxy_intercept_errors is off), so this only sees nginx's errors.
-function _M.upstream_unavailable()
-    local status = str_match(var.upstream_status or "", "(%d%d%d)$") or str_sub(tostring(ngx.status), 1, 3)
-    counters:incr(metrics.label(metrics.UPSTREAM_ERRORS, "status", status))
-    return reply.unavailable()
+-- Content handler of location /_edge/error: every answer the edge gives of its own (seckill.errors), whether nginx
+-- raised the status (error_page) or a route refused on purpose ($edge_error names the answer).
+function _M.error_answer()
+    local name = errors.name(var.edge_error, var.status)
+    if name == errors.RATE_LIMITED then
+        return rate_limited()
+    end
+    if name == errors.UNAVAILABLE then
+        count_upstream_error()
+    end
+    return reply.error(name)
 end
 
 function _M.admin()

@@ -24,7 +24,7 @@ local _M = {
 
 local HELP = {
     [_M.REQUESTS] = { "counter", "Requests answered by the edge, by route and status." },
-    [_M.RATE_LIMITED] = { "counter", "Purchases refused by the per-IP limit (429)." },
+    [_M.RATE_LIMITED] = { "counter", "Requests refused by a per-IP limit (429), all routes." },
     [_M.SHORT_CIRCUITS] = { "counter", "Purchases answered SOLD_OUT from the edge's flag without the service." },
     [_M.FLAGS_SET] = { "counter", "Sold-out flags set, by source (upstream answer or admin)." },
     [_M.FLAGS_CLEARED] = { "counter", "Sold-out flags cleared through the admin location." },

@@ -1,4 +1,4 @@
--- The answer to a purchase refused by nginx's limit_req (per client IP, a leaky bucket of RATE with BURST).
+-- The headers of a request refused by nginx's limit_req (per client IP, a leaky bucket of RATE with BURST).
 -- limit_req does not expose its state, so the headers are computed from the configured rate and burst:
 --   Retry-After            the time for one more request to be allowed: ceil(1 / rate), at least 1 s
 --   X-RateLimit-Limit      requests allowed at once from a rested bucket: burst + 1
@@ -31,18 +31,17 @@ function _M.new(rate, burst)
         retry_after = tostring(retry_after),
         limit = tostring(burst + 1),
         reset = tostring(reset),
-        body = '{"code":"RATE_LIMITED","message":"too many requests from this address; retry after '
-            .. retry_after .. ' s","retryAfter":' .. retry_after .. '}',
+        body_fields = '"retryAfter":' .. retry_after,
     }, mt)
 end
 
--- Content handler of the error_page location limit_req sends its 429 to.
-function _M.refuse(self)
+-- Sets the 429's headers on the answer being built; returns the body's extra JSON fields (retryAfter).
+function _M.refusal(self)
     header[reply.RETRY_AFTER] = self.retry_after
     header[reply.LIMIT] = self.limit
     header[reply.REMAINING] = "0"
     header[reply.RESET] = self.reset
-    return reply.send(reply.TOO_MANY_REQUESTS, self.body)
+    return self.body_fields
 end
 
 return _M

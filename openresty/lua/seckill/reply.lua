@@ -1,6 +1,9 @@
--- JSON answers written by the edge itself, and the header names and statuses they use.
+-- Answers written by the edge itself, and the header names and statuses they use.
 -- Every answer ends the request (ngx.exit with a 2xx code works in rewrite, access and content phases alike).
+local errors = require "seckill.errors"
+
 local ngx = ngx
+local var = ngx.var
 local ngx_print = ngx.print
 local ngx_exit = ngx.exit
 local header = ngx.header
@@ -18,20 +21,12 @@ local _M = {
 
     -- Statuses.
     OK = 200,
-    BAD_REQUEST = 400,
-    NOT_FOUND = 404,
-    METHOD_NOT_ALLOWED = 405,
     GONE = 410,
-    TOO_MANY_REQUESTS = 429,
-    UNAVAILABLE = 503,
 }
 
--- Seconds a client should wait after the edge found the service down or slow.
-local UNAVAILABLE_RETRY_AFTER = "1"
-local UNAVAILABLE_BODY = '{"code":"UNAVAILABLE","message":"the service is unavailable; retry shortly"}'
-local NOT_FOUND_BODY = '{"code":"NOT_FOUND","message":"no such route"}'
+local JSON = "application/json"
 
--- Sends status and body (already JSON) and ends the request. The body's type is the location's default_type.
+-- Sends status and body and ends the request. The body's type is the location's default_type.
 function _M.send(status, body)
     ngx.status = status
     header[_M.CACHE_CONTROL] = "no-store"
@@ -40,23 +35,21 @@ function _M.send(status, body)
     return ngx_exit(HTTP_OK)
 end
 
-function _M.error(status, code, message)
-    return _M.send(status, '{"code":"' .. code .. '","message":"' .. message .. '"}')
-end
-
-function _M.not_found()
-    return _M.send(_M.NOT_FOUND, NOT_FOUND_BODY)
+-- Sends the edge's error answer `name` (seckill.errors) with the request id the service also got (X-Request-Id);
+-- extra is an optional JSON fragment of more fields. The failed request may already carry a type of its own
+-- (text/html for a page): an error is JSON whatever it was.
+function _M.error(name, extra)
+    local status, body, retry_after = errors.answer(name, var.edge_request_id, extra)
+    header.content_type = JSON
+    if retry_after then
+        header[_M.RETRY_AFTER] = retry_after
+    end
+    return _M.send(status, body)
 end
 
 function _M.method_not_allowed(allow)
     header[_M.ALLOW] = allow
-    return _M.error(_M.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "allowed: " .. allow)
-end
-
--- The service could not be reached or did not answer in time (nginx's own 502/504).
-function _M.unavailable()
-    header[_M.RETRY_AFTER] = UNAVAILABLE_RETRY_AFTER
-    return _M.send(_M.UNAVAILABLE, UNAVAILABLE_BODY)
+    return _M.error("method_not_allowed")
 end
 
 return _M

@@ -9,8 +9,9 @@ local setmetatable = setmetatable
 local _M = {}
 local mt = { __index = _M }
 
--- A sale id is at most 19 digits (a Java long); leading zeros are dropped so "007" and "7" share a flag.
-local ID_PATTERN = "^0*(%d+)$"
+-- A sale id has one spelling at the edge and in the service: 1 to 19 ASCII digits without a leading zero
+-- (^[1-9][0-9]{0,18}$, the purchase route's regex), so a flag covers every purchase of its sale.
+local ID_PATTERN = "^[1-9]%d*$"
 local MAX_ID_DIGITS = 19
 
 function _M.new(dict_name, default_ttl)
@@ -20,16 +21,16 @@ function _M.new(dict_name, default_ttl)
     return setmetatable({ dict = dict, default_ttl = default_ttl }, mt)
 end
 
--- The canonical id for a raw path segment, or nil, "reason".
+-- The id in a raw path segment, or nil when the segment is not an id's one spelling.
 function _M.canonical_id(raw)
-    local id = raw and str_match(raw, ID_PATTERN)
-    if not id or #id > MAX_ID_DIGITS then
-        return nil, "saleId must be an integer of at most " .. MAX_ID_DIGITS .. " digits"
+    if not raw or #raw > MAX_ID_DIGITS or not str_match(raw, ID_PATTERN) then
+        return nil
     end
-    return id
+    return raw
 end
 
--- The very body the service answers for SOLD_OUT (saleId is a JSON number).
+-- The very body the service answers for SOLD_OUT (saleId is a JSON number). The service writes its own in Java
+-- (PurchaseService); system-tests' SoldOutBodyIT compares the two field by field against the real stack.
 function _M.body(id)
     return '{"code":"SOLD_OUT","message":"sold out","saleId":' .. id .. '}'
 end

@@ -21,20 +21,30 @@ import java.util.stream.Stream;
  * knobs the test gives, usually in front of an {@link UpstreamStub}. The edge script rather than
  * {@code bin/seckill up|restart edge}: those may rebuild the Java modules first, which an edge test must not do.
  */
-final class EdgeInstance implements AutoCloseable {
+public final class EdgeInstance implements AutoCloseable {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final String EDGE_SCRIPT = "bin/lib/edge.sh";
 
     /**
      * Knobs every test edge gets unless the test says otherwise: X-Forwarded-For trusted from loopback (so a test
-     * can act as many clients), a limit too high to matter, and the rest pinned so the developer's shell
+     * can act as many clients), limits too high to matter, and the rest pinned so the developer's shell
      * environment cannot change a test.
      */
     static final Map<String, String> DEFAULTS = Map.ofEntries(
             Map.entry("SECKILL_EDGE_TRUSTED_PROXIES", "127.0.0.1"),
             Map.entry("SECKILL_EDGE_RATE", "1000"),
             Map.entry("SECKILL_EDGE_BURST", "1000"),
+            Map.entry("SECKILL_EDGE_READ_RATE", "1000"),
+            Map.entry("SECKILL_EDGE_READ_BURST", "1000"),
+            Map.entry("SECKILL_EDGE_ORDER_RATE", "1000"),
+            Map.entry("SECKILL_EDGE_ORDER_BURST", "1000"),
+            Map.entry("SECKILL_EDGE_LOGIN_RATE", "1000"),
+            Map.entry("SECKILL_EDGE_LOGIN_BURST", "1000"),
+            Map.entry("SECKILL_EDGE_CONN_PER_IP", "64"),
+            Map.entry("SECKILL_EDGE_HEADER_TIMEOUT", "10s"),
+            Map.entry("SECKILL_EDGE_BODY_TIMEOUT", "10s"),
+            Map.entry("SECKILL_EDGE_SEND_TIMEOUT", "10s"),
             Map.entry("SECKILL_EDGE_ZONE_SIZE", "1m"),
             Map.entry("SECKILL_EDGE_SOLDOUT_TTL", "30"),
             Map.entry("SECKILL_EDGE_BODY_MAX", "1k"),
@@ -51,6 +61,11 @@ final class EdgeInstance implements AutoCloseable {
     private final Map<String, String> env = new HashMap<>();
     private final int port;
 
+    /** The port the edge listens on (127.0.0.1). */
+    public int port() {
+        return port;
+    }
+
     private EdgeInstance(String name, Map<String, String> knobs) {
         this.port = freePort();
         Path runDir = stack.runDir().resolveSibling("edge-it").resolve(name);
@@ -64,14 +79,14 @@ final class EdgeInstance implements AutoCloseable {
     }
 
     /** Starts an edge; knobs are SECKILL_EDGE_* variables (on top of {@link #DEFAULTS}). */
-    static EdgeInstance start(String name, Map<String, String> knobs) {
+    public static EdgeInstance start(String name, Map<String, String> knobs) {
         EdgeInstance edge = new EdgeInstance(name, knobs);
         edge.stack.script(edge.env, COMMAND_TIMEOUT, EDGE_SCRIPT, "start");
         return edge;
     }
 
     /** Headers that make a request come from client {@code ip} (X-Forwarded-For, trusted from loopback). */
-    static String[] from(String ip, String... more) {
+    public static String[] from(String ip, String... more) {
         String[] h = new String[more.length + 2];
         h[0] = "X-Forwarded-For";
         h[1] = ip;
@@ -79,18 +94,18 @@ final class EdgeInstance implements AutoCloseable {
         return h;
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + port + path;
     }
 
     /** Re-renders the config with changed knobs and reloads nginx (HUP); returns before the new workers serve. */
-    void reload(Map<String, String> changedKnobs) {
+    public void reload(Map<String, String> changedKnobs) {
         env.putAll(changedKnobs);
         stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "reload");
     }
 
     /** The edge's counters as Prometheus text (loopback-only location). */
-    String metrics(HttpJson http) {
+    public String metrics(HttpJson http) {
         return http.get(url("/edge/metrics")).body();
     }
 

@@ -1,13 +1,11 @@
 package dev.seckill.system.edge;
 
 import dev.seckill.testkit.HttpJson;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static dev.seckill.system.edge.EdgeInstance.from;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,26 +20,14 @@ class EdgeRateLimitIT {
     private static final int BURST = 4;
     private static final String PURCHASE = "/api/sales/1/purchase";
 
-    private static UpstreamStub upstream;
-    private static EdgeInstance edge;
+    @RegisterExtension
+    static final EdgeFixture fixture = EdgeFixture.of("rate-limit",
+            "SECKILL_EDGE_RATE", "1r/m", "SECKILL_EDGE_BURST", Integer.toString(BURST));
     private final HttpJson http = new HttpJson();
-
-    @BeforeAll
-    static void start() {
-        upstream = UpstreamStub.start();
-        edge = EdgeInstance.start("rate-limit", Map.of("SECKILL_EDGE_UPSTREAM", upstream.address(),
-                "SECKILL_EDGE_RATE", "1r/m", "SECKILL_EDGE_BURST", Integer.toString(BURST)));
-    }
-
-    @AfterAll
-    static void stop() {
-        edge.close();
-        upstream.close();
-    }
 
     @Test
     void burstFromOneClientGetsAcceptedThenRateLimitedWithHeadersAndJson() {
-        List<HttpJson.Response> answers = purchases(edge, "10.1.0.1", PURCHASE, 12);
+        List<HttpJson.Response> answers = purchases(fixture.edge(), "10.1.0.1", PURCHASE, 12);
 
         assertEquals(BURST + 1, accepted(answers), "accepted before the limit: " + statuses(answers));
         answers.subList(0, BURST + 1).forEach(r -> assertEquals(202, r.status(), r.body()));
@@ -50,45 +36,49 @@ class EdgeRateLimitIT {
             // 1r/m: one more request in 60 s; the bucket of 4 rests in 4 x 60 s.
             assertRateLimited(r, 60, BURST + 1, 240);
         }
-        assertEquals(BURST + 1, upstream.hits(h -> "10.1.0.1".equals(h.header("X-Forwarded-For"))),
+        assertEquals(BURST + 1, fixture.upstream().hits(h -> "10.1.0.1".equals(h.header("X-Forwarded-For"))),
                 "refused purchases must not reach the service");
     }
 
     @Test
     void anotherClientIsNotLimitedByTheFirstClientsBurst() {
-        List<HttpJson.Response> first = purchases(edge, "10.1.0.2", PURCHASE, BURST + 2);
+        List<HttpJson.Response> first = purchases(fixture.edge(), "10.1.0.2", PURCHASE, BURST + 2);
         assertEquals(429, first.getLast().status(), statuses(first));
 
-        HttpJson.Response other = http.post(edge.url(PURCHASE), null, from("10.1.0.3"));
+        HttpJson.Response other = http.post(fixture.url(PURCHASE), null, from("10.1.0.3"));
 
         assertEquals(202, other.status(), other.body());
     }
 
     @Test
-    void nonNumericSaleIdsAreLimitedToo() {
-        List<HttpJson.Response> answers = purchases(edge, "10.1.0.4", "/api/sales/abc/purchase", BURST + 3);
+    void malformedSaleIdsAreAnsweredAtTheEdgeWithoutSpendingTheAllowance() {
+        // Issue 12: a made-up id cannot dodge the limit by reaching the service; it gets no further than the edge.
+        List<HttpJson.Response> made = purchases(fixture.edge(), "10.1.0.4", "/api/sales/abc/purchase", BURST + 3);
+        made.forEach(r -> assertEquals("SALE_NOT_FOUND", r.code(), statuses(made)));
 
-        assertEquals(BURST + 1, accepted(answers), statuses(answers));
-        assertEquals(429, answers.getLast().status());
+        List<HttpJson.Response> after = purchases(fixture.edge(), "10.1.0.4", PURCHASE, BURST + 1);
+        assertEquals(BURST + 1, accepted(after), "the whole allowance is left: " + statuses(after));
+        assertEquals(0, fixture.upstream().hits("/api/sales/abc/purchase"));
     }
 
     @Test
     void soldOutAnswersDoNotUseUpTheClientsAllowance() {
-        assertEquals(200, http.send("PUT", edge.url("/edge/flags/sold-out/9"), null).status());
+        assertEquals(200, http.send("PUT", fixture.url("/edge/flags/sold-out/9"), null).status());
 
-        List<HttpJson.Response> soldOut = purchases(edge, "10.1.0.5", "/api/sales/9/purchase", 3 * BURST);
+        List<HttpJson.Response> soldOut =
+                purchases(fixture.edge(), "10.1.0.5", "/api/sales/9/purchase", 3 * BURST);
         soldOut.forEach(r -> assertEquals(410, r.status(), statuses(soldOut)));
 
-        List<HttpJson.Response> after = purchases(edge, "10.1.0.5", PURCHASE, BURST + 1);
+        List<HttpJson.Response> after = purchases(fixture.edge(), "10.1.0.5", PURCHASE, BURST + 1);
         assertEquals(BURST + 1, accepted(after), "the whole allowance is left: " + statuses(after));
     }
 
     @Test
     void renderedRateAndBurstChangeTheLimit() {
         int wider = 9;
-        try (EdgeInstance other = EdgeInstance.start("rate-limit-wider", Map.of("SECKILL_EDGE_UPSTREAM",
-                upstream.address(), "SECKILL_EDGE_RATE", "1r/m", "SECKILL_EDGE_BURST", Integer.toString(wider)))) {
-            List<HttpJson.Response> here = purchases(edge, "10.1.0.6", PURCHASE, 14);
+        try (EdgeInstance other = fixture.another("rate-limit-wider",
+                "SECKILL_EDGE_RATE", "1r/m", "SECKILL_EDGE_BURST", Integer.toString(wider))) {
+            List<HttpJson.Response> here = purchases(fixture.edge(), "10.1.0.6", PURCHASE, 14);
             List<HttpJson.Response> there = purchases(other, "10.1.0.6", PURCHASE, 14);
 
             assertEquals(BURST + 1, accepted(here), statuses(here));
@@ -99,8 +89,8 @@ class EdgeRateLimitIT {
 
     @Test
     void perSecondRateGivesRetryAfterOfOneSecond() {
-        try (EdgeInstance fast = EdgeInstance.start("rate-limit-per-second", Map.of("SECKILL_EDGE_UPSTREAM",
-                upstream.address(), "SECKILL_EDGE_RATE", "2", "SECKILL_EDGE_BURST", "1"))) {
+        try (EdgeInstance fast = fixture.another("rate-limit-per-second",
+                "SECKILL_EDGE_RATE", "2", "SECKILL_EDGE_BURST", "1")) {
             // Two requests a second, one more at once: a quick third request is refused (bounded: 20 tries).
             List<HttpJson.Response> answers = purchases(fast, "10.1.0.7", PURCHASE, 20);
             HttpJson.Response refused = answers.stream().filter(r -> r.status() == 429).findFirst()
@@ -112,15 +102,15 @@ class EdgeRateLimitIT {
 
     @Test
     void withoutTrustedProxiesClientsCannotPickTheirBucket() {
-        try (EdgeInstance untrusted = EdgeInstance.start("rate-limit-untrusted", Map.of("SECKILL_EDGE_UPSTREAM",
-                upstream.address(), "SECKILL_EDGE_TRUSTED_PROXIES", "", "SECKILL_EDGE_RATE", "1r/m",
-                "SECKILL_EDGE_BURST", Integer.toString(BURST)))) {
+        try (EdgeInstance untrusted = fixture.another("rate-limit-untrusted",
+                "SECKILL_EDGE_TRUSTED_PROXIES", "", "SECKILL_EDGE_RATE", "1r/m",
+                "SECKILL_EDGE_BURST", Integer.toString(BURST))) {
             List<HttpJson.Response> first = purchases(untrusted, "10.1.0.8", "/api/sales/2/purchase", BURST + 1);
             HttpJson.Response spoofed = http.post(untrusted.url("/api/sales/2/purchase"), null, from("10.1.0.9"));
 
             assertEquals(BURST + 1, accepted(first), statuses(first));
             assertEquals(429, spoofed.status(), "a forged X-Forwarded-For must not open a new bucket");
-            assertEquals("127.0.0.1", upstream.last("/api/sales/2/purchase").header("X-Forwarded-For"));
+            assertEquals("127.0.0.1", fixture.upstream().last("/api/sales/2/purchase").header("X-Forwarded-For"));
         }
     }
 

@@ -3,9 +3,8 @@ package dev.seckill.system.edge;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Map;
@@ -24,21 +23,9 @@ class EdgeSoldOutIT {
 
     private static final int FLAGGED_PURCHASES = 25;
 
-    private static UpstreamStub upstream;
-    private static EdgeInstance edge;
+    @RegisterExtension
+    static final EdgeFixture fixture = EdgeFixture.of("sold-out");
     private final HttpJson http = new HttpJson();
-
-    @BeforeAll
-    static void start() {
-        upstream = UpstreamStub.start();
-        edge = EdgeInstance.start("sold-out", Map.of("SECKILL_EDGE_UPSTREAM", upstream.address()));
-    }
-
-    @AfterAll
-    static void stop() {
-        edge.close();
-        upstream.close();
-    }
 
     /** The service's exact SOLD_OUT answer (body and header) for one sale, anything else as the default stub. */
     private static UpstreamStub.Responder soldOut(long saleId) {
@@ -58,71 +45,70 @@ class EdgeSoldOutIT {
 
     @Test
     void soldOutFromTheServiceIsAnsweredAtTheEdgeWithoutReachingIt() {
-        upstream.answer(soldOut(42));
+        fixture.upstream().answer(soldOut(42));
         String path = "/api/sales/42/purchase";
 
-        HttpJson.Response first = purchase(edge, 42);
+        HttpJson.Response first = purchase(fixture.edge(), 42);
         assertEquals(410, first.status(), first.body());
-        assertEquals(1, upstream.hits(path));
+        assertEquals(1, fixture.upstream().hits(path));
 
         for (int i = 0; i < FLAGGED_PURCHASES; i++) {
-            HttpJson.Response r = purchase(edge, 42);
+            HttpJson.Response r = purchase(fixture.edge(), 42);
             assertEquals(410, r.status(), r.body());
             assertEquals(soldOutBody(42), r.body(), "the edge answers the service's very body");
             assertEquals("1", r.header("X-Seckill-Sold-Out"));
             assertTrue(r.header("Content-Type").startsWith("application/json"), r.header("Content-Type"));
         }
-        assertEquals(1, upstream.hits(path), "flagged purchases must never reach the service");
-        assertTrue(edge.metrics(http).contains("seckill_edge_sold_out_short_circuits_total"), "counted");
+        assertEquals(1, fixture.upstream().hits(path), "flagged purchases must never reach the service");
+        assertTrue(fixture.metrics(http).contains("seckill_edge_sold_out_short_circuits_total"), "counted");
     }
 
     @Test
     void theFlagTakesTheConfiguredTtl() {
-        upstream.answer(soldOut(46));
-        assertEquals(410, purchase(edge, 46).status());
+        fixture.upstream().answer(soldOut(46));
+        assertEquals(410, purchase(fixture.edge(), 46).status());
 
-        JsonNode flag = http.get(edge.url("/edge/flags/sold-out/46")).json();
+        JsonNode flag = http.get(fixture.url("/edge/flags/sold-out/46")).json();
 
         assertTrue(flag.path("soldOut").asBoolean(), flag.toString());
         double ttl = flag.path("ttlSeconds").asDouble();
         assertTrue(ttl > 0 && ttl <= 30, "SECKILL_EDGE_SOLDOUT_TTL=30 but ttl " + ttl);
-        assertEquals(30, http.get(edge.url("/edge/flags")).json().path("defaultTtlSeconds").asInt());
+        assertEquals(30, http.get(fixture.url("/edge/flags")).json().path("defaultTtlSeconds").asInt());
     }
 
     @Test
     void adminDeleteReopensTheSaleToTheService() {
-        upstream.answer(soldOut(43));
+        fixture.upstream().answer(soldOut(43));
         String path = "/api/sales/43/purchase";
-        assertEquals(410, purchase(edge, 43).status());
-        upstream.answer(UpstreamStub.DEFAULT); // restocked
-        assertEquals(410, purchase(edge, 43).status(), "still flagged at the edge");
-        assertEquals(1, upstream.hits(path));
+        assertEquals(410, purchase(fixture.edge(), 43).status());
+        fixture.upstream().answer(UpstreamStub.DEFAULT); // restocked
+        assertEquals(410, purchase(fixture.edge(), 43).status(), "still flagged at the edge");
+        assertEquals(1, fixture.upstream().hits(path));
 
-        HttpJson.Response cleared = http.send("DELETE", edge.url("/edge/flags/sold-out/43"), null);
+        HttpJson.Response cleared = http.send("DELETE", fixture.url("/edge/flags/sold-out/43"), null);
         assertEquals(200, cleared.status(), cleared.body());
         assertTrue(cleared.json().path("cleared").asBoolean(), cleared.body());
 
-        assertEquals(202, purchase(edge, 43).status());
-        assertEquals(2, upstream.hits(path));
-        HttpJson.Response again = http.send("DELETE", edge.url("/edge/flags/sold-out/43"), null);
+        assertEquals(202, purchase(fixture.edge(), 43).status());
+        assertEquals(2, fixture.upstream().hits(path));
+        HttpJson.Response again = http.send("DELETE", fixture.url("/edge/flags/sold-out/43"), null);
         assertFalse(again.json().path("cleared").asBoolean(), "clearing is idempotent: " + again.body());
     }
 
     @Test
     void flagExpiresAfterTheConfiguredTtl() {
-        try (EdgeInstance shortTtl = EdgeInstance.start("sold-out-ttl", Map.of(
-                "SECKILL_EDGE_UPSTREAM", upstream.address(), "SECKILL_EDGE_SOLDOUT_TTL", "2"))) {
-            upstream.answer(soldOut(44));
+        try (EdgeInstance shortTtl = fixture.another("sold-out-ttl", "SECKILL_EDGE_SOLDOUT_TTL", "2")) {
+            fixture.upstream().answer(soldOut(44));
             String path = "/api/sales/44/purchase";
             assertEquals(410, purchase(shortTtl, 44).status());
-            upstream.answer(UpstreamStub.DEFAULT);
+            fixture.upstream().answer(UpstreamStub.DEFAULT);
             long flaggedAt = System.nanoTime();
 
             // Flagged purchases are answered at the edge until the TTL runs out; then one reaches the service.
             Await.until(Duration.ofSeconds(10), () -> purchase(shortTtl, 44).status() == 202,
                     "the sold-out flag to expire");
 
-            assertEquals(2, upstream.hits(path), "exactly one purchase reached the service after the flag");
+            assertEquals(2, fixture.upstream().hits(path), "exactly one purchase reached the service after the flag");
             long heldMs = Duration.ofNanos(System.nanoTime() - flaggedAt).toMillis();
             assertTrue(heldMs >= 1000, "a 2 s flag expired after only " + heldMs + " ms");
         }
@@ -131,23 +117,23 @@ class EdgeSoldOutIT {
     @Test
     void otherGoneAnswersDoNotSetTheFlag() {
         String path = "/api/sales/45/purchase";
-        upstream.answer(hit -> hit.path().equals(path)
+        fixture.upstream().answer(hit -> hit.path().equals(path)
                 ? UpstreamStub.Reply.json(410, "{\"code\":\"SALE_ENDED\",\"saleId\":45,\"message\":\"over\"}")
                 : UpstreamStub.DEFAULT.answer(hit));
 
-        assertEquals(410, purchase(edge, 45).status());
-        assertEquals(410, purchase(edge, 45).status());
+        assertEquals(410, purchase(fixture.edge(), 45).status());
+        assertEquals(410, purchase(fixture.edge(), 45).status());
 
-        assertEquals(2, upstream.hits(path), "only SOLD_OUT (X-Seckill-Sold-Out) sets the flag");
+        assertEquals(2, fixture.upstream().hits(path), "only SOLD_OUT (X-Seckill-Sold-Out) sets the flag");
     }
 
     @Test
     void adminPutSetsAFlagTheListShowsAndPurchasesObey() {
-        HttpJson.Response put = http.send("PUT", edge.url("/edge/flags/sold-out/77?ttl=60"), null);
+        HttpJson.Response put = http.send("PUT", fixture.url("/edge/flags/sold-out/77?ttl=60"), null);
         assertEquals(200, put.status(), put.body());
         assertEquals(60, put.json().path("ttlSeconds").asInt(), put.body());
 
-        JsonNode list = http.get(edge.url("/edge/flags")).json();
+        JsonNode list = http.get(fixture.url("/edge/flags")).json();
         JsonNode flag = null;
         for (JsonNode f : list.path("flags")) {
             if (f.path("saleId").asLong() == 77) {
@@ -157,19 +143,23 @@ class EdgeSoldOutIT {
         assertTrue(flag != null && flag.path("ttlSeconds").asDouble() <= 60, list.toString());
         assertEquals("sold-out", flag.path("type").asText());
 
-        HttpJson.Response r = http.post(edge.url("/api/sales/077/purchase"), null, from("10.2.0.2"));
+        HttpJson.Response r = http.post(fixture.url("/api/sales/77/purchase"), null, from("10.2.0.2"));
         assertEquals(410, r.status(), r.body());
-        assertEquals(soldOutBody(77), r.body(), "leading zeros name the same sale");
-        assertEquals(0, upstream.hits(h -> h.path().matches("/api/sales/0*77/purchase")));
-        assertTrue(http.get(edge.url("/edge/flags/sold-out/0077")).json().path("soldOut").asBoolean());
-        http.send("DELETE", edge.url("/edge/flags/sold-out/77"), null);
+        assertEquals(soldOutBody(77), r.body());
+        // An id has one spelling (issue 12): "077" is no sale at all, so no purchase of 77 can dodge the flag.
+        HttpJson.Response zeros = http.post(fixture.url("/api/sales/077/purchase"), null, from("10.2.0.2"));
+        assertEquals(404, zeros.status(), zeros.body());
+        assertEquals("SALE_NOT_FOUND", zeros.code(), zeros.body());
+        assertEquals(0, fixture.upstream().hits(h -> h.path().matches("/api/sales/0*77/purchase")));
+        assertEquals(400, http.get(fixture.url("/edge/flags/sold-out/0077")).status());
+        http.send("DELETE", fixture.url("/edge/flags/sold-out/77"), null);
     }
 
     @Test
     void adminRejectsBadInputWithJson() {
-        HttpJson.Response zeroTtl = http.send("PUT", edge.url("/edge/flags/sold-out/78?ttl=0"), null);
-        HttpJson.Response badId = http.send("PUT", edge.url("/edge/flags/sold-out/abc"), null);
-        HttpJson.Response badMethod = http.send("POST", edge.url("/edge/flags/sold-out/78"), "{}");
+        HttpJson.Response zeroTtl = http.send("PUT", fixture.url("/edge/flags/sold-out/78?ttl=0"), null);
+        HttpJson.Response badId = http.send("PUT", fixture.url("/edge/flags/sold-out/abc"), null);
+        HttpJson.Response badMethod = http.send("POST", fixture.url("/edge/flags/sold-out/78"), "{}");
 
         assertEquals(400, zeroTtl.status(), zeroTtl.body());
         assertEquals("BAD_REQUEST", zeroTtl.code());
@@ -177,7 +167,7 @@ class EdgeSoldOutIT {
         assertEquals("BAD_REQUEST", badId.code());
         assertEquals(405, badMethod.status(), badMethod.body());
         assertEquals("METHOD_NOT_ALLOWED", badMethod.code());
-        assertFalse(http.get(edge.url("/edge/flags/sold-out/78")).json().path("soldOut").asBoolean());
+        assertFalse(http.get(fixture.url("/edge/flags/sold-out/78")).json().path("soldOut").asBoolean());
     }
 
     @Test
@@ -185,21 +175,45 @@ class EdgeSoldOutIT {
         // A request a trusted proxy forwards for an outside client is not loopback.
         String[] outside = from("203.0.113.7");
 
-        HttpJson.Response put = http.send("PUT", edge.url("/edge/flags/sold-out/79"), null, outside);
-        HttpJson.Response list = http.get(edge.url("/edge/flags"), outside);
-        HttpJson.Response metrics = http.get(edge.url("/edge/metrics"), outside);
+        HttpJson.Response put = http.send("PUT", fixture.url("/edge/flags/sold-out/79"), null, outside);
+        HttpJson.Response list = http.get(fixture.url("/edge/flags"), outside);
+        HttpJson.Response metrics = http.get(fixture.url("/edge/metrics"), outside);
 
         for (HttpJson.Response r : new HttpJson.Response[] {put, list, metrics}) {
             assertEquals(404, r.status(), r.body());
             assertEquals("NOT_FOUND", r.code());
         }
-        assertFalse(http.get(edge.url("/edge/flags/sold-out/79")).json().path("soldOut").asBoolean());
+        assertFalse(http.get(fixture.url("/edge/flags/sold-out/79")).json().path("soldOut").asBoolean());
+    }
+
+    /**
+     * Issue 12: the operator routes are decided by the socket's own peer and the absence of forwarding, never by the
+     * address X-Forwarded-For yields. This edge believes X-Forwarded-For from 127.0.0.1 (the tests' socket), so a
+     * forwarded "127.0.0.1" would make the client address loopback; it must not open the routes, with or without
+     * the trust.
+     */
+    @Test
+    void aForwardedLoopbackAddressDoesNotOpenTheOperatorRoutes() {
+        try (EdgeInstance untrusting = fixture.another("sold-out-untrusting", "SECKILL_EDGE_TRUSTED_PROXIES", "")) {
+            for (EdgeInstance target : new EdgeInstance[] {fixture.edge(), untrusting}) {
+                for (String path : new String[] {"/edge/flags", "/edge/metrics", "/edge/health", "/edge/bench/ok"}) {
+                    assertEquals(200, http.get(target.url(path)).status(), "direct " + path);
+                    for (String forwarded : new String[] {"127.0.0.1", "::1", "127.0.0.1, 127.0.0.1"}) {
+                        HttpJson.Response r = http.get(target.url(path), from(forwarded));
+                        assertEquals(404, r.status(), path + " forwarded for " + forwarded + ": " + r.body());
+                    }
+                }
+                HttpJson.Response put =
+                        http.send("PUT", target.url("/edge/flags/sold-out/81"), null, from("127.0.0.1"));
+                assertEquals(404, put.status(), put.body());
+                assertFalse(http.get(target.url("/edge/flags/sold-out/81")).json().path("soldOut").asBoolean());
+            }
+        }
     }
 
     @Test
     void flagsSurviveAReload() {
-        try (EdgeInstance reloaded = EdgeInstance.start("sold-out-reload", Map.of(
-                "SECKILL_EDGE_UPSTREAM", upstream.address()))) {
+        try (EdgeInstance reloaded = fixture.another("sold-out-reload")) {
             assertEquals(200, http.send("PUT", reloaded.url("/edge/flags/sold-out/80?ttl=120"), null).status());
 
             reloaded.reload(Map.of("SECKILL_EDGE_SOLDOUT_TTL", "12"));
@@ -209,7 +223,7 @@ class EdgeSoldOutIT {
 
             HttpJson.Response r = purchase(reloaded, 80);
             assertEquals(410, r.status(), r.body());
-            assertEquals(0, upstream.hits("/api/sales/80/purchase"));
+            assertEquals(0, fixture.upstream().hits("/api/sales/80/purchase"));
         }
     }
 }

@@ -1,15 +1,16 @@
 package dev.seckill.system.edge;
 
 import dev.seckill.testkit.HttpJson;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,43 +25,47 @@ class EdgeStaticIT {
 
     private static final String YEAR_IMMUTABLE = "public, max-age=31536000, immutable";
 
-    @TempDir
-    static Path html;
-    private static UpstreamStub upstream;
-    private static EdgeInstance edge;
+    @RegisterExtension
+    static final EdgeFixture fixture = EdgeFixture.of("static",
+            () -> Map.of("SECKILL_EDGE_HTML_ROOT", pageDirectory().toString()));
     private final HttpJson http = new HttpJson();
 
-    @BeforeAll
-    static void start() throws IOException {
-        Files.writeString(html.resolve("index.html"), "<!doctype html><title>t</title><p>sale</p>\n");
-        Files.createDirectories(html.resolve("assets"));
-        Files.writeString(html.resolve("assets/app.0123abcd.css"), "body{margin:0}\n");
-        Files.writeString(html.resolve("assets/logo.89abcdef01.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
-        Files.writeString(html.resolve("assets/plain.css"), "p{color:red}\n");
-        Files.writeString(html.resolve("assets/short.abc.css"), "p{color:blue}\n");
-        Files.writeString(html.resolve("build.sh"), "#!/bin/sh\n");
-        Files.writeString(html.resolve(".env"), "SECRET=1\n");
-        upstream = UpstreamStub.start();
-        edge = EdgeInstance.start("static", Map.of("SECKILL_EDGE_UPSTREAM", upstream.address(),
-                "SECKILL_EDGE_HTML_ROOT", html.toString()));
-    }
-
-    @AfterAll
-    static void stop() {
-        edge.close();
-        upstream.close();
+    /** The test's own page directory, written afresh under the module's build output. */
+    private static Path pageDirectory() {
+        Path html = Path.of("target", "edge-static-html").toAbsolutePath();
+        try {
+            if (Files.exists(html)) {
+                try (Stream<Path> old = Files.walk(html)) {
+                    for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+            Files.createDirectories(html.resolve("assets"));
+            Files.writeString(html.resolve("index.html"), "<!doctype html><title>t</title><p>sale</p>\n");
+            Files.writeString(html.resolve("assets/app.0123abcd.css"), "body{margin:0}\n");
+            Files.writeString(html.resolve("assets/logo.89abcdef01.svg"),
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+            Files.writeString(html.resolve("assets/plain.css"), "p{color:red}\n");
+            Files.writeString(html.resolve("assets/short.abc.css"), "p{color:blue}\n");
+            Files.writeString(html.resolve("build.sh"), "#!/bin/sh\n");
+            Files.writeString(html.resolve(".env"), "SECRET=1\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to write the test's page directory " + html, e);
+        }
+        return html;
     }
 
     @Test
     void htmlIsRevalidatedWithEtagAnd304() {
-        HttpJson.Response page = http.get(edge.url("/"));
+        HttpJson.Response page = http.get(fixture.url("/"));
         assertEquals(200, page.status());
         assertTrue(page.header("Content-Type").startsWith("text/html"), page.header("Content-Type"));
         assertEquals("no-cache", page.header("Cache-Control"));
         String etag = page.header("ETag");
         assertNotNull(etag, "HTML needs an ETag to revalidate");
 
-        HttpJson.Response again = http.get(edge.url("/index.html"), "If-None-Match", etag);
+        HttpJson.Response again = http.get(fixture.url("/index.html"), "If-None-Match", etag);
 
         assertEquals(304, again.status());
         assertEquals("", again.body());
@@ -71,22 +76,22 @@ class EdgeStaticIT {
     @Test
     void fingerprintedAssetsAreCachedForAYearAndImmutable() {
         for (String path : new String[] {"/assets/app.0123abcd.css", "/assets/logo.89abcdef01.svg"}) {
-            HttpJson.Response asset = http.get(edge.url(path));
+            HttpJson.Response asset = http.get(fixture.url(path));
             assertEquals(200, asset.status(), path);
             assertEquals(YEAR_IMMUTABLE, asset.header("Cache-Control"), path);
             assertNotNull(asset.header("ETag"), path);
 
-            HttpJson.Response again = http.get(edge.url(path), "If-None-Match", asset.header("ETag"));
+            HttpJson.Response again = http.get(fixture.url(path), "If-None-Match", asset.header("ETag"));
             assertEquals(304, again.status(), path);
             assertEquals(YEAR_IMMUTABLE, again.header("Cache-Control"), path);
         }
-        assertTrue(http.get(edge.url("/assets/app.0123abcd.css")).header("Content-Type").startsWith("text/css"));
+        assertTrue(http.get(fixture.url("/assets/app.0123abcd.css")).header("Content-Type").startsWith("text/css"));
     }
 
     @Test
     void unversionedAssetsAreRevalidated() {
         for (String path : new String[] {"/assets/plain.css", "/assets/short.abc.css"}) {
-            HttpJson.Response asset = http.get(edge.url(path));
+            HttpJson.Response asset = http.get(fixture.url(path));
             assertEquals(200, asset.status(), path);
             assertEquals("no-cache", asset.header("Cache-Control"), path);
         }
@@ -95,7 +100,7 @@ class EdgeStaticIT {
     @Test
     void missingFilesAndThePagesToolingAre404Json() {
         for (String path : new String[] {"/nope.html", "/assets/gone.0123abcd.js", "/assets/", "/build.sh", "/.env"}) {
-            HttpJson.Response r = http.get(edge.url(path));
+            HttpJson.Response r = http.get(fixture.url(path));
             assertEquals(404, r.status(), path);
             assertEquals("NOT_FOUND", r.code(), path);
         }

@@ -2,8 +2,8 @@ package dev.seckill.system.edge;
 
 import dev.seckill.testkit.HttpJson;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -13,51 +13,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The service down, slow or failing, seen through the edge (issue 5): nginx's own failures become 503 JSON with
- * Retry-After, never an HTML page; the service's own 503 passes through as it is. Each test has its own edge.
+ * Retry-After, never an HTML page; the service's own 503 passes through as it is. Each test has its own stub and
+ * edge.
  */
 class EdgeUpstreamFailureIT {
 
+    /** A fresh stub and edge for each test (one of them stops the stub); answers take at most 1 s. */
+    @RegisterExtension
+    final EdgeFixture fixture = EdgeFixture.of("upstream-failure", "SECKILL_EDGE_READ_TIMEOUT", "1s");
     private final HttpJson http = new HttpJson();
 
     @Test
     void stoppedUpstreamBecomes503JsonWithRetryAfter() {
-        UpstreamStub upstream = UpstreamStub.start();
-        try (EdgeInstance edge = EdgeInstance.start("upstream-stopped",
-                Map.of("SECKILL_EDGE_UPSTREAM", upstream.address()))) {
-            assertEquals(202, http.post(edge.url("/api/sales/1/purchase"), null, from("10.4.0.1")).status());
-            upstream.close();
+        assertEquals(202, http.post(fixture.url("/api/sales/1/purchase"), null, from("10.4.0.1")).status());
+        fixture.upstream().close();
 
-            HttpJson.Response purchase = http.post(edge.url("/api/sales/1/purchase"), null, from("10.4.0.1"));
-            HttpJson.Response read = http.get(edge.url("/api/sales/2"));
-            HttpJson.Response health = http.get(edge.url("/observe/health"));
+        HttpJson.Response purchase = http.post(fixture.url("/api/sales/1/purchase"), null, from("10.4.0.1"));
+        HttpJson.Response read = http.get(fixture.url("/api/sales/2"));
+        HttpJson.Response health = http.get(fixture.url("/api/health"));
 
-            for (HttpJson.Response r : new HttpJson.Response[] {purchase, read, health}) {
-                assertUnavailable(r);
-            }
-            assertTrue(edge.metrics(http).contains("seckill_edge_upstream_errors_total{status=\"502\"}"),
-                    edge.metrics(http));
-        } finally {
-            upstream.close();
+        for (HttpJson.Response r : new HttpJson.Response[] {purchase, read, health}) {
+            assertUnavailable(r);
         }
+        assertTrue(fixture.metrics(http).contains("seckill_edge_upstream_errors_total{status=\"502\"}"),
+                fixture.metrics(http));
     }
 
     @Test
-    void slowUpstreamBecomes503AfterTheReadTimeout() throws InterruptedException {
+    void slowUpstreamBecomes503AfterTheReadTimeout() {
         CountDownLatch release = new CountDownLatch(1);
-        try (UpstreamStub upstream = UpstreamStub.start();
-             EdgeInstance edge = EdgeInstance.start("upstream-slow", Map.of(
-                     "SECKILL_EDGE_UPSTREAM", upstream.address(), "SECKILL_EDGE_READ_TIMEOUT", "1s"))) {
+        try {
             // The service holds the purchase until the test lets it go (at most 20 s).
-            upstream.answer(hit -> {
+            fixture.upstream().answer(hit -> {
                 release.await(20, TimeUnit.SECONDS);
                 return UpstreamStub.DEFAULT.answer(hit);
             });
 
-            HttpJson.Response r = http.post(edge.url("/api/sales/3/purchase"), null, from("10.4.0.2"));
+            HttpJson.Response r = http.post(fixture.url("/api/sales/3/purchase"), null, from("10.4.0.2"));
 
             assertUnavailable(r);
-            assertTrue(edge.metrics(http).contains("seckill_edge_upstream_errors_total{status=\"504\"}"),
-                    edge.metrics(http));
+            assertTrue(fixture.metrics(http).contains("seckill_edge_upstream_errors_total{status=\"504\"}"),
+                    fixture.metrics(http));
         } finally {
             release.countDown();
         }
@@ -66,17 +62,13 @@ class EdgeUpstreamFailureIT {
     @Test
     void theServicesOwn503PassesThroughUnchanged() {
         String body = "{\"code\":\"UNAVAILABLE\",\"message\":\"redis is down\"}";
-        try (UpstreamStub upstream = UpstreamStub.start();
-             EdgeInstance edge = EdgeInstance.start("upstream-503",
-                     Map.of("SECKILL_EDGE_UPSTREAM", upstream.address()))) {
-            upstream.answer(hit -> UpstreamStub.Reply.json(503, body, "Retry-After", "3"));
+        fixture.upstream().answer(hit -> UpstreamStub.Reply.json(503, body, "Retry-After", "3"));
 
-            HttpJson.Response r = http.post(edge.url("/api/sales/4/purchase"), null, from("10.4.0.3"));
+        HttpJson.Response r = http.post(fixture.url("/api/sales/4/purchase"), null, from("10.4.0.3"));
 
-            assertEquals(503, r.status());
-            assertEquals(body, r.body());
-            assertEquals("3", r.header("Retry-After"));
-        }
+        assertEquals(503, r.status());
+        assertEquals(body, r.body());
+        assertEquals("3", r.header("Retry-After"));
     }
 
     private static void assertUnavailable(HttpJson.Response r) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
@@ -23,21 +24,21 @@ import java.util.function.Predicate;
  * records every request it gets and answers what the test told it to. Tests count its hits to see which requests
  * the edge answered itself.
  */
-final class UpstreamStub implements AutoCloseable {
+public final class UpstreamStub implements AutoCloseable {
 
-    /** A request that reached the stub; header names are lower-case. */
-    record Hit(String method, String path, Map<String, String> headers, String body) {
+    /** A request that reached the stub: its raw path and query (null: none); header names are lower-case. */
+    public record Hit(String method, String path, String query, Map<String, String> headers, String body) {
 
-        String header(String name) {
+        public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
     }
 
     /** What the stub answers. */
-    record Reply(int status, Map<String, String> headers, String body) {
+    public record Reply(int status, Map<String, String> headers, String body) {
 
         /** A JSON answer; headers are name/value pairs. */
-        static Reply json(int status, String body, String... headers) {
+        public static Reply json(int status, String body, String... headers) {
             Map<String, String> h = new HashMap<>();
             for (int i = 0; i + 1 < headers.length; i += 2) {
                 h.put(headers[i], headers[i + 1]);
@@ -50,17 +51,18 @@ final class UpstreamStub implements AutoCloseable {
     }
 
     /** Decides the answer to one request; may block (a slow service) until the test lets it go. */
-    interface Responder {
+    public interface Responder {
         Reply answer(Hit hit) throws InterruptedException;
     }
 
-    static final Responder DEFAULT = hit -> hit.path().endsWith("/purchase")
+    public static final Responder DEFAULT = hit -> hit.path().endsWith("/purchase")
             ? Reply.json(202, "{\"code\":\"QUEUED\",\"orderId\":\"o-1\"}")
             : Reply.json(200, "{\"path\":\"" + hit.path() + "\"}");
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final List<Hit> hits = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Responder responder = DEFAULT;
 
     private UpstreamStub() throws IOException {
@@ -70,7 +72,7 @@ final class UpstreamStub implements AutoCloseable {
         server.start();
     }
 
-    static UpstreamStub start() {
+    public static UpstreamStub start() {
         try {
             return new UpstreamStub();
         } catch (IOException e) {
@@ -79,29 +81,33 @@ final class UpstreamStub implements AutoCloseable {
     }
 
     /** host:port, as SECKILL_EDGE_UPSTREAM wants it. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + server.getAddress().getPort();
     }
 
-    void answer(Responder r) {
+    public void answer(Responder r) {
         this.responder = r;
     }
 
-    long hits(Predicate<Hit> which) {
+    public long hits(Predicate<Hit> which) {
         return hits.stream().filter(which).count();
     }
 
-    long hits(String path) {
+    public long hits(String path) {
         return hits(h -> h.path().equals(path));
     }
 
-    Hit last(String path) {
+    public Hit last(String path) {
         return hits.reversed().stream().filter(h -> h.path().equals(path)).findFirst()
                 .orElseThrow(() -> new AssertionError("the upstream never got " + path));
     }
 
     @Override
     public void close() {
+        // Idempotent: a test may stop the stub (the service going down) before its fixture does.
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         server.stop(0);
         executor.shutdownNow();
     }
@@ -114,7 +120,8 @@ final class UpstreamStub implements AutoCloseable {
             }
             Map<String, String> headers = new HashMap<>();
             ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.getFirst()));
-            Hit hit = new Hit(ex.getRequestMethod(), ex.getRequestURI().getRawPath(), headers, body);
+            Hit hit = new Hit(ex.getRequestMethod(), ex.getRequestURI().getRawPath(), ex.getRequestURI().getRawQuery(),
+                    headers, body);
             hits.add(hit);
             Reply reply;
             try {
