@@ -1,4 +1,8 @@
-# Shared helpers for bin/seckill: messages, the JDK, ports, pid files, waiting. Sourced, not run.
+# Shared helpers for bin/seckill: the stack's settings, messages, the JDK, ports, pid files, waiting. Sourced, not
+# run, after HOME_DIR is set.
+
+# LOCAL_*, TEST_* and BENCH_* defaults: the one table of ports and settings, which the test kit reads too.
+. "$HOME_DIR/bin/stack.env"
 
 die() { echo "seckill: $*" >&2; exit 1; }
 say() { echo "seckill: $*" >&2; }
@@ -22,6 +26,34 @@ use_jdk() {
   JAVA="$JAVA_HOME/bin/java"
   JAVA_FLAGS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
   [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")" -ge 24 ] || JAVA_FLAGS=(--enable-native-access=ALL-UNNAMED)
+}
+
+# The NAMEs of bin/stack.env's PROFILE_NAME keys (stack_keys LOCAL: EDGE_PORT, ..., DEMO_LOGIN).
+stack_keys() { sed -n "s/^$1_\([A-Z_]*\)=.*/\1/p" "$HOME_DIR/bin/stack.env"; }
+
+# Sets RUN and, for every LOCAL_NAME of bin/stack.env, NAME (EDGE_PORT, KAFKA_PARTITIONS, ...): SECKILL_NAME if the
+# environment has it, else the default. Which stack a command acts on is thus only the environment.
+stack_settings() {
+  RUN=${SECKILL_RUN_DIR:-$HOME_DIR/.run/local}
+  case $RUN in /*) ;; *) RUN="$HOME_DIR/$RUN" ;; esac
+  local name var def
+  for name in $(stack_keys LOCAL); do
+    var=SECKILL_$name def=LOCAL_$name
+    printf -v "$name" '%s' "${!var:-${!def}}"
+  done
+}
+
+# isolated_stack PROFILE RUN_DIR: exports the environment of an isolated stack (PROFILE TEST or BENCH of
+# bin/stack.env) in RUN_DIR, for stack_settings and every process started from here on. A port comes from
+# SECKILL_PROFILE_NAME, else the profile's default; another setting from SECKILL_NAME, else the profile's default.
+isolated_stack() {
+  local p=$1 name var def
+  export SECKILL_RUN_DIR=$2
+  for name in $(stack_keys "$p"); do
+    def=${p}_$name
+    case $name in *_PORT) var=SECKILL_${p}_$name ;; *) var=SECKILL_$name ;; esac
+    export "SECKILL_$name=${!var:-${!def}}"
+  done
 }
 
 port_in_use() { [ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ]; }

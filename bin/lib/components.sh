@@ -3,19 +3,9 @@
 
 COMPONENTS=(redis db kafka service writer edge)
 
-port_of() {
-  case $1 in
-    redis) echo "$REDIS_PORT" ;; db) echo "$DB_PORT" ;; kafka) echo "$KAFKA_PORT" ;;
-    service) echo "$SERVICE_PORT" ;; writer) echo "$WRITER_PORT" ;; edge) echo "$EDGE_PORT" ;;
-  esac
-}
-
-port_var_of() {
-  case $1 in
-    redis) echo SECKILL_REDIS_PORT ;; db) echo SECKILL_DB_PORT ;; kafka) echo SECKILL_KAFKA_PORT ;;
-    service) echo SECKILL_SERVICE_PORT ;; writer) echo SECKILL_WRITER_PORT ;; edge) echo SECKILL_EDGE_PORT ;;
-  esac
-}
+# A component's port is the setting named after it (redis: REDIS_PORT, moved by SECKILL_REDIS_PORT).
+port_of() { local v="${1^^}_PORT"; echo "${!v:-}"; }
+port_var_of() { echo "SECKILL_${1^^}_PORT"; }
 
 log_of() {
   case $1 in
@@ -88,8 +78,12 @@ kafka_fetch() {
     || die "failed to fetch the Kafka jars: see $CACHE/kafka-fetch.log"
   touch "$(kafka_lib)/.complete"
 }
-kafka_java() { "$JAVA" "${JAVA_FLAGS[@]}" -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties" \
-  -Dkafka.logs.dir="$RUN/kafka/logs" -cp "$(kafka_lib)/*" "$@"; }
+# The JVM of the broker and of its tools alike (logging into the run directory), as the array KAFKA_JVM.
+kafka_jvm() {
+  KAFKA_JVM=("$JAVA" "${JAVA_FLAGS[@]}" -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties"
+    -Dkafka.logs.dir="$RUN/kafka/logs" -cp "$(kafka_lib)/*")
+}
+kafka_java() { kafka_jvm; "${KAFKA_JVM[@]}" "$@"; }
 kafka_props() {
   cat <<EOF
 process.roles=broker,controller
@@ -101,7 +95,7 @@ controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$RUN/kafka/data
-num.partitions=3
+num.partitions=$KAFKA_PARTITIONS
 offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
@@ -123,9 +117,8 @@ kafka_start() {
   fi
   # A fresh start must not be taken for ready on the strength of an earlier run's log line.
   [ -f "$RUN/kafka/logs/server.log" ] && mv "$RUN/kafka/logs/server.log" "$RUN/kafka/logs/server.log.prev"
-  spawn kafka "$RUN/kafka/kafka.out" "$JAVA" "${JAVA_FLAGS[@]}" -Xms512m -Xmx512m \
-    -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties" -Dkafka.logs.dir="$RUN/kafka/logs" \
-    -cp "$(kafka_lib)/*" kafka.Kafka "$RUN/kafka/server.properties"
+  kafka_jvm
+  spawn kafka "$RUN/kafka/kafka.out" "${KAFKA_JVM[@]}" -Xms512m -Xmx512m kafka.Kafka "$RUN/kafka/server.properties"
   wait_for kafka 90 "$RUN/kafka/logs/server.log" kafka_healthy
   local t
   for t in "seckill.orders:$KAFKA_PARTITIONS" "seckill.orders.DLT:1"; do

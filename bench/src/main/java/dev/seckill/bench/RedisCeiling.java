@@ -1,6 +1,7 @@
 package dev.seckill.bench;
 
 import dev.seckill.redis.Keys;
+import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
@@ -31,8 +32,8 @@ final class RedisCeiling {
     private RedisCeiling() {
     }
 
-    static List<Measured> run(Target target, RedissonClient redis, int requests) throws IOException, InterruptedException {
-        String script = Files.readString(target.home().resolve("lua/purchase.lua"), StandardCharsets.UTF_8);
+    static List<Measured> run(Stack stack, RedissonClient redis, int requests) throws IOException, InterruptedException {
+        String script = Files.readString(stack.home().resolve("lua/purchase.lua"), StandardCharsets.UTF_8);
         String sha = redis.getScript(StringCodec.INSTANCE).scriptLoad(script);
         long now = System.currentTimeMillis();
         redis.getBucket(Keys.stock(TEST_SALE), StringCodec.INSTANCE).set("1000000000");
@@ -40,10 +41,10 @@ final class RedisCeiling {
         try {
             // The bucket key of a random user: Keys' own key with redis-benchmark's placeholder for the user id.
             String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
-            Measured random = benchmark(target, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
+            Measured random = benchmark(stack, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
                     List.of("-r", "1000000000", "EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
                             Keys.meta(TEST_SALE), users, "__rand_int__", "__rand_int__", Long.toString(now), "1", "3"));
-            Measured one = benchmark(target, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
+            Measured one = benchmark(stack, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
                     List.of("EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
                             Keys.bucket(TEST_SALE, 1), "1", "77", Long.toString(now), "1", "3"));
             return List.of(random, one);
@@ -53,10 +54,10 @@ final class RedisCeiling {
         }
     }
 
-    private static Measured benchmark(Target target, String name, int requests, List<String> command)
+    private static Measured benchmark(Stack stack, String name, int requests, List<String> command)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
-                Integer.toString(target.redisPort()), "-n", Integer.toString(requests), "-c", "50", "--csv"));
+                Integer.toString(stack.redisPort()), "-n", Integer.toString(requests), "-c", "50", "--csv"));
         cmd.addAll(command);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
