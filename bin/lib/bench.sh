@@ -99,10 +99,13 @@ cmd_bench() {
     done
   fi
 
-  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_EDGE_PORT="$EDGE_PORT" SECKILL_SERVICE_PORT="$SERVICE_PORT"
-  export SECKILL_WRITER_PORT="$WRITER_PORT" SECKILL_REDIS_PORT="$REDIS_PORT" SECKILL_DB_PORT="$DB_PORT"
-  export SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
-  say "bench against the stack in $RUN (edge :$EDGE_PORT, service :$SERVICE_PORT)"
+  # The bench reads the stack as the tests do (the test kit's Stack): its ports, run directory and secrets.
+  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
+  local name
+  for name in $(stack_keys LOCAL); do
+    case $name in *_PORT) export "SECKILL_$name=${!name}" ;; esac
+  done
+  say "bench against the stack in $RUN (edge :$EDGE_PORT, service :$SERVICE_PORT, admin :$ADMIN_PORT)"
   local rc=0
   "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m -XX:+UseSerialGC \
     -cp "$(bench_jar)" dev.seckill.bench.Bench \

@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The operator side of a bench: sales and their stats on the service's admin port, the edge's counters and
- * sold-out flags on its loopback-only locations. Low volume, so the JDK client.
+ * The operator side of a bench: sales, their stats and the service's meters on the service's internal (admin)
+ * listener, the edge's counters and sold-out flags on its loopback-only locations. Low volume, so the JDK client.
  */
 final class Admin {
 
@@ -44,7 +44,7 @@ final class Admin {
         Instant now = Instant.now();
         String body = JSON.writeValueAsString(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", now.minusSeconds(1).toString(), "endsAt", now.plus(Duration.ofHours(2)).toString()));
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.serviceUrl() + "/admin/sales"))
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/admin/sales"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), true);
         if (r.statusCode() != 201) {
             throw new IOException("failed to create a sale: " + r.statusCode() + " " + r.body());
@@ -54,7 +54,7 @@ final class Admin {
 
     SaleStats stats(long saleId) throws IOException, InterruptedException {
         HttpResponse<String> r = send(HttpRequest.newBuilder(
-                URI.create(stack.serviceUrl() + "/admin/sales/" + saleId + "/stats")).GET(), true);
+                URI.create(stack.adminUrl() + "/admin/sales/" + saleId + "/stats")).GET(), true);
         if (r.statusCode() != 200) {
             throw new IOException("failed to read the stats of sale " + saleId + ": " + r.statusCode() + " " + r.body());
         }
@@ -84,7 +84,7 @@ final class Admin {
 
     /** The service's meters ({@code /observe/metrics}), by full series name. */
     Map<String, Double> serviceMetrics() throws IOException, InterruptedException {
-        return prometheus(send(HttpRequest.newBuilder(URI.create(stack.serviceUrl() + "/observe/metrics"))
+        return prometheus(send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/observe/metrics"))
                 .header("Accept", "text/plain").GET(), false));
     }
 

@@ -1,9 +1,6 @@
 package dev.seckill.bench;
 
-import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.redisson.api.RedissonClient;
 
 import java.nio.file.Path;
@@ -54,7 +51,7 @@ public final class Bench {
     public static Outcome run(Stack stack, BenchOptions o) throws Exception {
         Machine machine = Machine.now();
         Admin admin = new Admin(stack);
-        RedissonClient redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", stack.redisAddress()))));
+        RedissonClient redis = StackRedis.connect(stack);
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250));
              Connection db = stack.db()) {
             say("minting " + o.users() + " user tokens");
