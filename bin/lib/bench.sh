@@ -2,11 +2,11 @@
 # run, and the invariant check read from MySQL and Redis. Sourced by bin/seckill (after configure), not run.
 # The run itself is dev.seckill.bench.Bench (bench/); this file only prepares a stack for it. See bench/README.md.
 #
-# By default the bench gets its own isolated stack (run directory .run/bench; ports 24080-24082, 24379, 24306,
-# 24092-24093, below the kernel's ephemeral range so no outgoing connection can hold one; SECKILL_BENCH_* move them),
-# started here if it is not running and stopped again at the end unless --keep. Its edge believes X-Forwarded-For
-# from loopback, so one machine can act as 100,000 clients, and its per-IP limit is generous
-# (SECKILL_EDGE_RATE / _BURST 1000 unless set), so the crowd meets the system's real layers rather than one bucket.
+# By default the bench gets its own isolated stack (run directory .run/bench, SECKILL_BENCH_RUN_DIR; the BENCH_*
+# ports and settings of bin/stack.env, which SECKILL_BENCH_<NAME>_PORT move), started here if it is not running and
+# stopped again at the end unless --keep. Its edge believes X-Forwarded-For from loopback, so one machine can act as
+# 100,000 clients, and its per-IP limit is generous (SECKILL_EDGE_RATE / _BURST 1000 unless set), so the crowd meets
+# the system's real layers rather than one bucket.
 # --reuse runs against the stack the environment names (SECKILL_RUN_DIR and the ports, as every command) and
 # starts or stops nothing.
 
@@ -14,13 +14,7 @@ BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]"
 
 bench_isolated_stack() {
-  export SECKILL_RUN_DIR=${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}
-  export SECKILL_EDGE_PORT=${SECKILL_BENCH_EDGE_PORT:-24080} SECKILL_SERVICE_PORT=${SECKILL_BENCH_SERVICE_PORT:-24081}
-  export SECKILL_WRITER_PORT=${SECKILL_BENCH_WRITER_PORT:-24082} SECKILL_REDIS_PORT=${SECKILL_BENCH_REDIS_PORT:-24379}
-  export SECKILL_DB_PORT=${SECKILL_BENCH_DB_PORT:-24306} SECKILL_KAFKA_PORT=${SECKILL_BENCH_KAFKA_PORT:-24092}
-  export SECKILL_KAFKA_CONTROLLER_PORT=${SECKILL_BENCH_KAFKA_CONTROLLER_PORT:-24093}
-  export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-127.0.0.1}
-  export SECKILL_EDGE_RATE=${SECKILL_EDGE_RATE:-1000} SECKILL_EDGE_BURST=${SECKILL_EDGE_BURST:-1000}
+  isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
   configure
 }
 
@@ -50,15 +44,15 @@ bench_ensure_jars() {
   bench_build_module
 }
 
-# The bench module alone is rebuilt when its own sources changed (it runs in its own JVM, never under a stack).
+# The bench is rebuilt when its own sources changed. It is built with the modules it uses (the service's classes,
+# the writer's batch path, the test kit) in one reactor build, which must not run under a JVM of the checkout's jars.
 bench_build_module() {
-  if [ ! -f "$(bench_jar)" ] || [ -n "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main -newer "$(bench_jar)" -type f | head -1)" ]; then
-    say "building the bench module (mvn package -pl bench)"
-    (cd "$HOME_DIR" && mvn -q -B -DskipTests package -pl bench > "$CACHE/bench-build.log" 2>&1) \
-      || die "failed to build the bench module: see $CACHE/bench-build.log (bin/seckill build builds every module)"
-    # The jar plugin leaves an up-to-date jar alone; mark it current so the next run does not build again.
-    touch "$(bench_jar)"
-  fi
+  [ -f "$(bench_jar)" ] && [ -z "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main -newer "$(bench_jar)" -type f | head -1)" ] \
+    && return 0
+  checkout_jars_in_use && die "the bench sources changed, but a stack runs from the checkout's jars: build once it is down (bin/seckill build)"
+  cmd_build
+  # The jar plugin leaves an up-to-date jar alone; mark it current so the next run does not build again.
+  touch "$(bench_jar)"
 }
 
 cmd_bench() {
@@ -105,10 +99,13 @@ cmd_bench() {
     done
   fi
 
-  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_EDGE_PORT="$EDGE_PORT" SECKILL_SERVICE_PORT="$SERVICE_PORT"
-  export SECKILL_WRITER_PORT="$WRITER_PORT" SECKILL_REDIS_PORT="$REDIS_PORT" SECKILL_DB_PORT="$DB_PORT"
-  export SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
-  say "bench against the stack in $RUN (edge :$EDGE_PORT, service :$SERVICE_PORT)"
+  # The bench reads the stack as the tests do (the test kit's Stack): its ports, run directory and secrets.
+  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
+  local name
+  for name in $(stack_keys LOCAL); do
+    case $name in *_PORT) export "SECKILL_$name=${!name}" ;; esac
+  done
+  say "bench against the stack in $RUN (edge :$EDGE_PORT, service :$SERVICE_PORT, admin :$ADMIN_PORT)"
   local rc=0
   "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m -XX:+UseSerialGC \
     -cp "$(bench_jar)" dev.seckill.bench.Bench \

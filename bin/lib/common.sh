@@ -1,4 +1,8 @@
-# Shared helpers for bin/seckill: messages, the JDK, ports, pid files, waiting. Sourced, not run.
+# Shared helpers for bin/seckill: the stack's settings, messages, the JDK, ports, pid files, waiting. Sourced, not
+# run, after HOME_DIR is set.
+
+# LOCAL_*, TEST_* and BENCH_* defaults: the one table of ports and settings, which the test kit reads too.
+. "$HOME_DIR/bin/stack.env"
 
 die() { echo "seckill: $*" >&2; exit 1; }
 say() { echo "seckill: $*" >&2; }
@@ -24,17 +28,76 @@ use_jdk() {
   [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")" -ge 24 ] || JAVA_FLAGS=(--enable-native-access=ALL-UNNAMED)
 }
 
+# The NAMEs of bin/stack.env's PROFILE_NAME keys (stack_keys LOCAL: EDGE_PORT, ..., DEMO_LOGIN).
+stack_keys() { sed -n "s/^$1_\([A-Z_]*\)=.*/\1/p" "$HOME_DIR/bin/stack.env"; }
+
+# Sets RUN and, for every LOCAL_NAME of bin/stack.env, NAME (EDGE_PORT, KAFKA_PARTITIONS, ...): SECKILL_NAME if the
+# environment has it, else the default. Which stack a command acts on is thus only the environment.
+stack_settings() {
+  RUN=${SECKILL_RUN_DIR:-$HOME_DIR/.run/local}
+  case $RUN in /*) ;; *) RUN="$HOME_DIR/$RUN" ;; esac
+  local name var def
+  for name in $(stack_keys LOCAL); do
+    var=SECKILL_$name def=LOCAL_$name
+    printf -v "$name" '%s' "${!var:-${!def}}"
+  done
+}
+
+# isolated_stack PROFILE RUN_DIR: exports the environment of an isolated stack (PROFILE TEST or BENCH of
+# bin/stack.env) in RUN_DIR, for stack_settings and every process started from here on. A port comes from
+# SECKILL_PROFILE_NAME, else the profile's default; another setting from SECKILL_NAME, else the profile's default.
+isolated_stack() {
+  local p=$1 name var def
+  export SECKILL_RUN_DIR=$2
+  for name in $(stack_keys "$p"); do
+    def=${p}_$name
+    case $name in *_PORT) var=SECKILL_${p}_$name ;; *) var=SECKILL_$name ;; esac
+    export "SECKILL_$name=${!var:-${!def}}"
+  done
+}
+
 port_in_use() { [ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ]; }
 
 pidfile() { echo "$RUN/pids/$1.pid"; }
+recorded_pid() { local p; p=$(cat "$(pidfile "$1")" 2>/dev/null) && [[ "$p" =~ ^[0-9]+$ ]] && echo "$p"; }
 
-# Prints the pid of a component this stack started, if that process is still alive.
+# proc_running PID: the process exists and is not a zombie. A killed process stays a zombie until its parent (here
+# PID 1, once bin/seckill has exited) reaps it, and `kill -0` calls a zombie alive: state Z in /proc/PID/stat.
+proc_running() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [[ "${stat:0:1}" != [ZX] ]]
+}
+
+# What the command line of each component's process holds, one mark a line: how a recorded pid is known to still be
+# that component of this stack, and not a program the kernel has since given the pid to. Redis shows its listening
+# address as its title; nginx's master shows "nginx: master process" and its arguments.
+component_marks() {
+  case $1 in
+    redis) printf '%s\n' redis-server ":$REDIS_PORT" ;;
+    db) printf '%s\n' mariadbd "--defaults-file=$RUN/db/my.cnf" ;;
+    kafka) printf '%s\n' kafka.Kafka "$RUN/kafka/server.properties" ;;
+    service) printf '%s\n' "-Dseckill.run=$RUN" /helidon-app.jar ;;
+    writer) printf '%s\n' "-Dseckill.run=$RUN" /kafka-consumer.jar ;;
+    edge) printf '%s\n' "nginx: master process" "-p $RUN/edge" ;;
+  esac
+}
+
+# is_component NAME PID: PID is running and is that component of this stack.
+is_component() {
+  local cmd mark
+  proc_running "$2" || return 1
+  cmd=$(tr '\0' ' ' < "/proc/$2/cmdline" 2>/dev/null) || return 1
+  while IFS= read -r mark; do
+    [[ "$cmd" == *"$mark"* ]] || return 1
+  done < <(component_marks "$1")
+}
+
+# Prints the pid of a component this stack started, if that process is still that component and alive.
 live_pid() {
-  local f p
-  f=$(pidfile "$1")
-  [ -f "$f" ] || return 1
-  p=$(cat "$f" 2>/dev/null)
-  [ -n "$p" ] && kill -0 "$p" 2>/dev/null || return 1
+  local p
+  p=$(recorded_pid "$1") && is_component "$1" "$p" || return 1
   echo "$p"
 }
 
@@ -49,10 +112,10 @@ claim_port() {
 wait_for() {
   local name=$1 secs=$2 log=$3; shift 3
   local deadline=$((SECONDS + secs)) pid
+  pid=$(recorded_pid "$name") || die "$name has no pid file: see $log"
   until "$@" >/dev/null 2>&1; do
-    if pid=$(live_pid "$name"); then :; elif [ -f "$(pidfile "$name")" ]; then
-      die "$name failed to start (process exited): see $log"
-    fi
+    # Not is_component: right after spawn the pid may not have exec'd the component's command yet.
+    proc_running "$pid" || die "$name failed to start (process exited): see $log"
     [ $SECONDS -lt $deadline ] || die "$name did not become ready in ${secs}s: see $log"
     sleep 0.2
   done
@@ -66,30 +129,47 @@ spawn() {
   echo $! > "$(pidfile "$name")"
 }
 
-# stop_pid NAME SIGNAL SECONDS: signals the recorded pid and waits for it to exit, then SIGKILLs it.
+# stop_pid NAME SIGNAL SECONDS: signals the component's recorded pid and waits for it to exit, then SIGKILLs it.
+# A pid that is no longer the component (dead, a zombie, or another program now) is left alone. A process that
+# exits between the check and the signal is not an error.
 stop_pid() {
   local name=$1 sig=$2 secs=$3 pid deadline
   pid=$(live_pid "$name") || { rm -f "$(pidfile "$name")"; return 0; }
-  kill "-$sig" "$pid" 2>/dev/null
+  kill "-$sig" "$pid" 2>/dev/null || true
   deadline=$((SECONDS + secs))
-  while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then
+  while is_component "$name" "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+  if is_component "$name" "$pid"; then
     say "$name did not stop in ${secs}s; killing it"
-    kill -KILL "$pid" 2>/dev/null
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    deadline=$((SECONDS + 10))
+    while is_component "$name" "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+    ! is_component "$name" "$pid" || die "$name (pid $pid) survived SIGKILL"
   fi
   rm -f "$(pidfile "$name")"
 }
 
 http_ok() { curl -fsS -m 3 -o /dev/null "$1"; }
 
-# Reads a secret from the environment or from a file in the run directory, creating it once.
+# 48 random bytes, base64url without padding: 64 characters.
+new_secret() { head -c 48 /dev/urandom | base64 -w0 | tr '+/' '-_' | tr -d '='; }
+
+# kept_secret VAR FILE MIN: a secret from the environment (VAR), else from FILE in the run directory (mode 600),
+# made once. The service refuses short secrets, so a short one in VAR fails here with its name, and a short FILE
+# (made before the minimum) is made anew, which ends the sessions signed with the old one.
 kept_secret() {
-  local var=$1 file="$RUN/$2"
-  if [ -n "${!var:-}" ]; then echo "${!var}"; return; fi
-  if [ ! -s "$file" ]; then
-    mkdir -p "$RUN"
-    (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=\n' > "$file")
+  local var=$1 file="$RUN/$2" min=$3 v
+  v=${!var:-}
+  if [ -n "$v" ]; then
+    [ ${#v} -ge "$min" ] || die "$var is shorter than $min characters: use a longer secret"
+    echo "$v"
+    return
   fi
-  cat "$file"
+  v=$(cat "$file" 2>/dev/null || true)
+  if [ ${#v} -lt "$min" ]; then
+    [ -z "$v" ] || say "$2 is shorter than $min characters: making a new one in $file"
+    mkdir -p "$RUN"
+    (umask 077; new_secret > "$file")
+    v=$(cat "$file")
+  fi
+  echo "$v"
 }

@@ -3,19 +3,9 @@
 
 COMPONENTS=(redis db kafka service writer edge)
 
-port_of() {
-  case $1 in
-    redis) echo "$REDIS_PORT" ;; db) echo "$DB_PORT" ;; kafka) echo "$KAFKA_PORT" ;;
-    service) echo "$SERVICE_PORT" ;; writer) echo "$WRITER_PORT" ;; edge) echo "$EDGE_PORT" ;;
-  esac
-}
-
-port_var_of() {
-  case $1 in
-    redis) echo SECKILL_REDIS_PORT ;; db) echo SECKILL_DB_PORT ;; kafka) echo SECKILL_KAFKA_PORT ;;
-    service) echo SECKILL_SERVICE_PORT ;; writer) echo SECKILL_WRITER_PORT ;; edge) echo SECKILL_EDGE_PORT ;;
-  esac
-}
+# A component's port is the setting named after it (redis: REDIS_PORT, moved by SECKILL_REDIS_PORT).
+port_of() { local v="${1^^}_PORT"; echo "${!v:-}"; }
+port_var_of() { echo "SECKILL_${1^^}_PORT"; }
 
 log_of() {
   case $1 in
@@ -27,12 +17,29 @@ log_of() {
 }
 
 # ---------------------------------------------------------------- Redis
-redis_healthy() { [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
+# redis-cli takes the password from REDISCLI_AUTH, not from its command line (where ps shows it); a stopped or hung
+# Redis must not hang the probe.
+redis_cli() { REDISCLI_AUTH="$REDIS_PASSWORD" timeout 5 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
+redis_healthy() { [ "$(redis_cli ping 2>/dev/null)" = PONG ]; }
+# The config holds the password, so it is a file of mode 600, written at every start (a fault test deletes the
+# directory). AOF with fsync every second, as production would run it: a restart keeps stock and buyers.
+redis_conf() {
+  cat <<EOF
+bind 127.0.0.1
+port $REDIS_PORT
+dir "$RUN/redis"
+daemonize no
+save ""
+appendonly yes
+appendfsync everysec
+protected-mode yes
+requirepass $REDIS_PASSWORD
+EOF
+}
 redis_start() {
   mkdir -p "$RUN/redis"
-  # AOF with fsync every second, as production would run it: a restart keeps stock and buyers.
-  spawn redis "$RUN/redis/redis.log" redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$RUN/redis" \
-    --daemonize no --save '' --appendonly yes --appendfsync everysec --protected-mode yes
+  (umask 077; redis_conf > "$RUN/redis/redis.conf")
+  spawn redis "$RUN/redis/redis.log" redis-server "$RUN/redis/redis.conf"
   wait_for redis 20 "$RUN/redis/redis.log" redis_healthy
 }
 redis_stop() { stop_pid redis TERM 20; }
@@ -68,11 +75,17 @@ db_start() {
   fi
   spawn db "$RUN/db/mariadb.out" mariadbd --defaults-file="$RUN/db/my.cnf"
   wait_for db 60 "$RUN/db/mariadb.log" db_healthy
-  db_cli -e "CREATE DATABASE IF NOT EXISTS seckill CHARACTER SET utf8mb4;
-    CREATE USER IF NOT EXISTS 'seckill'@'127.0.0.1' IDENTIFIED BY 'seckill';
-    CREATE USER IF NOT EXISTS 'seckill'@'localhost' IDENTIFIED BY 'seckill';
-    GRANT ALL ON seckill.* TO 'seckill'@'127.0.0.1'; GRANT ALL ON seckill.* TO 'seckill'@'localhost';" \
-    || die "db failed to create the seckill database and user: see $RUN/db/mariadb.log"
+  # On stdin, not -e: the password must not be on a command line. ALTER USER sets the run directory's password on
+  # a data directory made before it (or with another one).
+  db_cli <<SQL || die "db failed to create the seckill database and user: see $RUN/db/mariadb.log"
+CREATE DATABASE IF NOT EXISTS seckill CHARACTER SET utf8mb4;
+CREATE USER IF NOT EXISTS 'seckill'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
+CREATE USER IF NOT EXISTS 'seckill'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
+ALTER USER 'seckill'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
+ALTER USER 'seckill'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
+GRANT ALL ON seckill.* TO 'seckill'@'127.0.0.1';
+GRANT ALL ON seckill.* TO 'seckill'@'localhost';
+SQL
 }
 db_stop() { stop_pid db TERM 60; }
 
@@ -88,8 +101,12 @@ kafka_fetch() {
     || die "failed to fetch the Kafka jars: see $CACHE/kafka-fetch.log"
   touch "$(kafka_lib)/.complete"
 }
-kafka_java() { "$JAVA" "${JAVA_FLAGS[@]}" -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties" \
-  -Dkafka.logs.dir="$RUN/kafka/logs" -cp "$(kafka_lib)/*" "$@"; }
+# The JVM of the broker and of its tools alike (logging into the run directory), as the array KAFKA_JVM.
+kafka_jvm() {
+  KAFKA_JVM=("$JAVA" "${JAVA_FLAGS[@]}" -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties"
+    -Dkafka.logs.dir="$RUN/kafka/logs" -cp "$(kafka_lib)/*")
+}
+kafka_java() { kafka_jvm; "${KAFKA_JVM[@]}" "$@"; }
 kafka_props() {
   cat <<EOF
 process.roles=broker,controller
@@ -101,7 +118,7 @@ controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$RUN/kafka/data
-num.partitions=3
+num.partitions=$KAFKA_PARTITIONS
 offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
@@ -123,9 +140,8 @@ kafka_start() {
   fi
   # A fresh start must not be taken for ready on the strength of an earlier run's log line.
   [ -f "$RUN/kafka/logs/server.log" ] && mv "$RUN/kafka/logs/server.log" "$RUN/kafka/logs/server.log.prev"
-  spawn kafka "$RUN/kafka/kafka.out" "$JAVA" "${JAVA_FLAGS[@]}" -Xms512m -Xmx512m \
-    -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties" -Dkafka.logs.dir="$RUN/kafka/logs" \
-    -cp "$(kafka_lib)/*" kafka.Kafka "$RUN/kafka/server.properties"
+  kafka_jvm
+  spawn kafka "$RUN/kafka/kafka.out" "${KAFKA_JVM[@]}" -Xms512m -Xmx512m kafka.Kafka "$RUN/kafka/server.properties"
   wait_for kafka 90 "$RUN/kafka/logs/server.log" kafka_healthy
   local t
   for t in "seckill.orders:$KAFKA_PARTITIONS" "seckill.orders.DLT:1"; do
@@ -137,20 +153,27 @@ kafka_start() {
 kafka_stop() { stop_pid kafka TERM 30; }
 
 # ---------------------------------------------------------------- the two Java services
+# Their settings and secrets go in through the environment (exported in the subshell that spawns them), never on a
+# command line. -Dseckill.run marks the JVM as this stack's (component_marks).
 java_env() {
-  echo REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" \
-    DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill DB_PASSWORD=seckill
+  export KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill \
+    DB_PASSWORD="$DB_PASSWORD"
 }
 service_jar() { echo "$HOME_DIR/helidon-app/target/helidon-app.jar"; }
 writer_jar() { echo "$HOME_DIR/kafka-consumer/target/kafka-consumer.jar"; }
-service_healthy() { http_ok "http://127.0.0.1:$SERVICE_PORT/observe/health"; }
+# The detailed health is on the service's internal listener (the admin port) only.
+service_healthy() { http_ok "http://127.0.0.1:$ADMIN_PORT/observe/health"; }
 service_start() {
   [ -f "$(service_jar)" ] || die "service jar missing: run bin/seckill build"
   mkdir -p "$RUN/service"
-  spawn service "$RUN/service/service.log" env $(java_env) SERVER_PORT="$SERVICE_PORT" \
-    SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN" \
-    SECKILL_EDGE_ADMIN="http://127.0.0.1:$EDGE_PORT" \
-    "$JAVA" "${JAVA_FLAGS[@]}" -Xms128m -Xmx384m -jar "$(service_jar)"
+  (
+    java_env
+    export SERVER_PORT="$SERVICE_PORT" ADMIN_PORT="$ADMIN_PORT" REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" \
+      REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" \
+      SECKILL_DEMO_LOGIN="$DEMO_LOGIN" SECKILL_EDGE_ADMIN="http://127.0.0.1:$EDGE_PORT"
+    spawn service "$RUN/service/service.log" "$JAVA" "${JAVA_FLAGS[@]}" -Dseckill.run="$RUN" -Xms128m -Xmx384m \
+      -jar "$(service_jar)"
+  )
   wait_for service 60 "$RUN/service/service.log" service_healthy
 }
 service_stop() { stop_pid service TERM 20; }
@@ -158,8 +181,12 @@ writer_healthy() { http_ok "http://127.0.0.1:$WRITER_PORT/observe/health"; }
 writer_start() {
   [ -f "$(writer_jar)" ] || die "writer jar missing: run bin/seckill build"
   mkdir -p "$RUN/writer"
-  spawn writer "$RUN/writer/writer.log" env $(java_env) SERVER_PORT="$WRITER_PORT" \
-    "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx256m -jar "$(writer_jar)"
+  (
+    java_env
+    export SERVER_PORT="$WRITER_PORT"
+    spawn writer "$RUN/writer/writer.log" "$JAVA" "${JAVA_FLAGS[@]}" -Dseckill.run="$RUN" -Xms64m -Xmx256m \
+      -jar "$(writer_jar)"
+  )
   wait_for writer 60 "$RUN/writer/writer.log" writer_healthy
 }
 writer_stop() { stop_pid writer TERM 20; }
@@ -171,7 +198,10 @@ start_component() {
   local c=$1
   if live_pid "$c" >/dev/null; then return 0; fi
   claim_port "$c" "$(port_of "$c")" "$(port_var_of "$c")"
-  [ "$c" = kafka ] && claim_port kafka-controller "$KAFKA_CONTROLLER_PORT" SECKILL_KAFKA_CONTROLLER_PORT
+  case $c in
+    kafka) claim_port kafka-controller "$KAFKA_CONTROLLER_PORT" SECKILL_KAFKA_CONTROLLER_PORT ;;
+    service) claim_port "the service's admin listener" "$ADMIN_PORT" SECKILL_ADMIN_PORT ;;
+  esac
   say "starting $c on 127.0.0.1:$(port_of "$c")"
   "${c}_start"
 }

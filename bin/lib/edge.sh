@@ -151,10 +151,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   HOME_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
   . "$HOME_DIR/bin/lib/common.sh"
-  RUN=${SECKILL_RUN_DIR:-$HOME_DIR/.run/local}
-  case $RUN in /*) ;; *) RUN="$HOME_DIR/$RUN" ;; esac
-  EDGE_PORT=${SECKILL_EDGE_PORT:-8080}
-  SERVICE_PORT=${SECKILL_SERVICE_PORT:-8081}
+  stack_settings
   case ${1:-} in
     start)
       if ! live_pid edge > /dev/null; then

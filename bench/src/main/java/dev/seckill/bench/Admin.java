@@ -2,6 +2,7 @@ package dev.seckill.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seckill.testkit.Stack;
 
 import java.io.IOException;
 import java.net.URI;
@@ -14,8 +15,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The operator side of a bench: sales and their stats on the service's admin port, the edge's counters and
- * sold-out flags on its loopback-only locations. Low volume, so the JDK client.
+ * The operator side of a bench: sales, their stats and the service's meters on the service's internal (admin)
+ * listener, the edge's counters and sold-out flags on its loopback-only locations. Low volume, so the JDK client.
  */
 final class Admin {
 
@@ -31,11 +32,11 @@ final class Admin {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Target target;
+    private final Stack stack;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    Admin(Target target) {
-        this.target = target;
+    Admin(Stack stack) {
+        this.stack = stack;
     }
 
     /** Creates a sale that is open from a second ago for two hours; returns its id. */
@@ -43,7 +44,7 @@ final class Admin {
         Instant now = Instant.now();
         String body = JSON.writeValueAsString(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", now.minusSeconds(1).toString(), "endsAt", now.plus(Duration.ofHours(2)).toString()));
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(target.serviceUrl() + "/admin/sales"))
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/admin/sales"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), true);
         if (r.statusCode() != 201) {
             throw new IOException("failed to create a sale: " + r.statusCode() + " " + r.body());
@@ -53,7 +54,7 @@ final class Admin {
 
     SaleStats stats(long saleId) throws IOException, InterruptedException {
         HttpResponse<String> r = send(HttpRequest.newBuilder(
-                URI.create(target.serviceUrl() + "/admin/sales/" + saleId + "/stats")).GET(), true);
+                URI.create(stack.adminUrl() + "/admin/sales/" + saleId + "/stats")).GET(), true);
         if (r.statusCode() != 200) {
             throw new IOException("failed to read the stats of sale " + saleId + ": " + r.statusCode() + " " + r.body());
         }
@@ -78,12 +79,12 @@ final class Admin {
 
     /** The edge's counters, by full series name ({@code name{labels}}). */
     Map<String, Double> edgeMetrics() throws IOException, InterruptedException {
-        return prometheus(send(HttpRequest.newBuilder(URI.create(target.edgeUrl() + "/edge/metrics")).GET(), false));
+        return prometheus(send(HttpRequest.newBuilder(URI.create(stack.edgeUrl() + "/edge/metrics")).GET(), false));
     }
 
     /** The service's meters ({@code /observe/metrics}), by full series name. */
     Map<String, Double> serviceMetrics() throws IOException, InterruptedException {
-        return prometheus(send(HttpRequest.newBuilder(URI.create(target.serviceUrl() + "/observe/metrics"))
+        return prometheus(send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/observe/metrics"))
                 .header("Accept", "text/plain").GET(), false));
     }
 
@@ -105,12 +106,12 @@ final class Admin {
 
     /** The status the edge answers a GET of {@code path} with. */
     int edgeAnswers(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(target.edgeUrl() + path)).GET(), false).statusCode();
+        return send(HttpRequest.newBuilder(URI.create(stack.edgeUrl() + path)).GET(), false).statusCode();
     }
 
     /** Sets (ttlSeconds > 0) or clears (0) the edge's sold-out flag of a sale. */
     void soldOutFlag(long saleId, int ttlSeconds) throws IOException, InterruptedException {
-        URI uri = URI.create(target.edgeUrl() + "/edge/flags/sold-out/" + saleId + (ttlSeconds > 0 ? "?ttl=" + ttlSeconds : ""));
+        URI uri = URI.create(stack.edgeUrl() + "/edge/flags/sold-out/" + saleId + (ttlSeconds > 0 ? "?ttl=" + ttlSeconds : ""));
         HttpRequest.Builder b = HttpRequest.newBuilder(uri);
         HttpResponse<String> r = send(ttlSeconds > 0 ? b.PUT(HttpRequest.BodyPublishers.noBody()) : b.DELETE(), false);
         if (r.statusCode() != 200) {
@@ -120,7 +121,7 @@ final class Admin {
 
     private HttpResponse<String> send(HttpRequest.Builder b, boolean admin) throws IOException, InterruptedException {
         if (admin) {
-            b.header("Authorization", "Bearer " + target.adminToken());
+            b.header("Authorization", "Bearer " + stack.adminToken());
         }
         return http.send(b.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }

@@ -1,13 +1,10 @@
 package dev.seckill.bench;
 
-import dev.seckill.redis.RedisClients;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
+import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +18,7 @@ import java.util.logging.Logger;
  * {@code bin/seckill bench}: the ceilings of the machine ({@link Ceilings}), then the flash sale ({@link FlashSale}),
  * then the invariant check of every sale the run created, read from MySQL and Redis directly ({@link Invariants}),
  * then the report (JSON, Markdown, SVG). Exits 1 when an invariant does not hold (speed targets only report).
- * Tests call {@link #run(Target, BenchOptions)}.
+ * Tests call {@link #run(Stack, BenchOptions)}.
  */
 public final class Bench {
 
@@ -43,7 +40,7 @@ public final class Bench {
             return;
         }
         try {
-            Outcome o = run(Target.fromEnvironment(), options);
+            Outcome o = run(Stack.get(), options);
             System.exit(o.invariantsHold() ? 0 : 1);
         } catch (Exception e) {
             System.err.println("bench: failed to run the bench: " + e);
@@ -51,16 +48,16 @@ public final class Bench {
         }
     }
 
-    public static Outcome run(Target target, BenchOptions o) throws Exception {
+    public static Outcome run(Stack stack, BenchOptions o) throws Exception {
         Machine machine = Machine.now();
-        Admin admin = new Admin(target);
-        RedissonClient redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", target.redisAddress()))));
-        try (Sampler sampler = new Sampler(target, admin, Duration.ofMillis(250));
-             Connection db = DriverManager.getConnection(target.jdbcUrl(), "seckill", "seckill")) {
+        Admin admin = new Admin(stack);
+        RedissonClient redis = StackRedis.connect(stack);
+        try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250));
+             Connection db = stack.db()) {
             say("minting " + o.users() + " user tokens");
-            Users users = new Users(target.tokenSecret(), o.firstUser(), o.users());
-            Ceilings.Result ceilings = o.ceilings() ? new Ceilings(target, admin, users, o, sampler).run(redis) : null;
-            FlashSale.Result sale = FlashSale.run(target, admin, sampler, users, o);
+            Users users = new Users(stack.tokenSecret(), o.firstUser(), o.users());
+            Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
+            FlashSale.Result sale = FlashSale.run(stack, admin, sampler, users, o);
 
             say("checking the invariants in MySQL and Redis");
             List<Invariants.Report> raw = new ArrayList<>();
@@ -88,7 +85,7 @@ public final class Bench {
                 cpu.add(Report.cpu("whole bench", samples, samples.get(0).nanos(), samples.get(samples.size() - 1).nanos()));
             }
             List<Ratio> ratios = ratios(ceilings);
-            Report report = new Report(machine.finished(), scenario(o, target), hold,
+            Report report = new Report(machine.finished(), scenario(o, stack), hold,
                     Goals.of(o, ceilings, ratios, numbers, memory, hold), checks, numbers, Report.timeline(t),
                     Report.ceilings(ceilings), ratios, memory, cpu,
                     List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings);
@@ -109,7 +106,7 @@ public final class Bench {
                 Ratio.of(c, Ceilings.SHORT_CIRCUIT, Ceilings.RETURN_200));
     }
 
-    private static Map<String, Object> scenario(BenchOptions o, Target t) {
+    private static Map<String, Object> scenario(BenchOptions o, Stack t) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("stock", o.stock());
         m.put("users", o.users());

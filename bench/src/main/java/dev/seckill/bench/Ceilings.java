@@ -1,11 +1,13 @@
 package dev.seckill.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.bench.writer.WriterBenchmark;
+import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,25 +48,25 @@ final class Ceilings {
     }
 
     record Result(String trivialRoute, List<Measured> rounds, Map<String, Measured> best, List<PurchaseSale> sales,
-                  List<Measured> redis, JsonNode writer) {
+                  List<Measured> redis, WriterBenchmark.Result writer) {
     }
 
-    private final Target target;
+    private final Stack stack;
     private final Admin admin;
     private final Users users;
     private final BenchOptions options;
     private final Sampler sampler;
     private String trivialPath;
 
-    Ceilings(Target target, Admin admin, Users users, BenchOptions options, Sampler sampler) {
-        this.target = target;
+    Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sampler sampler) {
+        this.stack = stack;
         this.admin = admin;
         this.users = users;
         this.options = options;
         this.sampler = sampler;
     }
 
-    Result run(RedissonClient redis) throws IOException, InterruptedException {
+    Result run(RedissonClient redis) throws IOException, InterruptedException, SQLException {
         List<Measured> rounds = new ArrayList<>();
         List<PurchaseSale> sales = new ArrayList<>();
         Duration d = options.ceilingTime();
@@ -85,10 +87,10 @@ final class Ceilings {
         }
         Bench.say("ceilings: redis-benchmark of the purchase script");
         sampler.mark("redis-benchmark");
-        List<Measured> redisResults = RedisCeiling.run(target, redis, 100_000);
+        List<Measured> redisResults = RedisCeiling.run(stack, redis, 100_000);
         Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
         sampler.mark("writer benchmark");
-        JsonNode writer = WriterCeiling.run(target, 50_000);
+        WriterBenchmark.Result writer = WriterBenchmark.run(stack, WriterBenchmark.Options.of(50_000));
         return new Result(trivialPath, rounds, best, sales, redisResults, writer);
     }
 
@@ -101,9 +103,9 @@ final class Ceilings {
         admin.soldOutFlag(DUMMY_SALE, (int) (2 * d.toSeconds()) + 60);
         try {
             double before = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
-            Measured byWrk = wrk(SHORT_CIRCUIT, "/", target.home().resolve("bench/edge-soldout.lua"));
+            Measured byWrk = wrk(SHORT_CIRCUIT, "/", stack.home().resolve("bench/edge-soldout.lua"));
             int n = users.size();
-            Measured byClient = steady(SHORT_CIRCUIT_CLIENT, i -> purchase(DUMMY_SALE, i % n, target.edgePort()), d,
+            Measured byClient = steady(SHORT_CIRCUIT_CLIENT, i -> purchase(DUMMY_SALE, i % n, stack.edgePort()), d,
                     null);
             double answered = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before;
             if (answered < byWrk.requests() + byClient.requests()) {
@@ -123,7 +125,7 @@ final class Ceilings {
     private List<Measured> purchaseRound(int round, List<PurchaseSale> sales) throws IOException, InterruptedException {
         long sale = admin.createSale("bench-purchase-path-" + round + "-" + System.currentTimeMillis(), users.size());
         List<Attempt> attempts = new ArrayList<>();
-        int port = target.edgePort();
+        int port = stack.edgePort();
         int n = users.size();
         if (round == 1) {
             steady(PURCHASE, i -> purchase(sale, n - 1 - (i % n), port), Duration.ofSeconds(2), attempts);
@@ -171,7 +173,7 @@ final class Ceilings {
     }
 
     private IntFunction<LoadClient.Request> trivial() {
-        LoadClient.Request r = new LoadClient.Request(Users.get(trivialPath, target.edgePort()), null);
+        LoadClient.Request r = new LoadClient.Request(Users.get(trivialPath, stack.edgePort()), null);
         return i -> r;
     }
 
@@ -179,13 +181,13 @@ final class Ceilings {
                             List<Attempt> attempts) throws IOException {
         long t0 = System.nanoTime();
         Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
-        LoadClient.run(new InetSocketAddress("127.0.0.1", target.edgePort()), options.connections(), s,
+        LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), options.connections(), s,
                 t0 + d.toNanos() + Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(10));
         return s.result(name);
     }
 
     private Measured wrk(String name, String path, Path script) throws IOException, InterruptedException {
-        return Wrk.run(name, target.edgeUrl() + path, 2, options.connections(), options.ceilingTime(), script,
+        return Wrk.run(name, stack.edgeUrl() + path, 2, options.connections(), options.ceilingTime(), script,
                 Map.of("SALE_ID", Long.toString(DUMMY_SALE)));
     }
 }

@@ -1,5 +1,7 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Stack;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -28,7 +30,7 @@ final class FlashSale {
     private FlashSale() {
     }
 
-    static Result run(Target target, Admin admin, Sampler sampler, Users users, BenchOptions o)
+    static Result run(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o)
             throws IOException, InterruptedException {
         long sale = admin.createSale("bench-flash-sale-" + System.currentTimeMillis(), o.stock());
         Map<String, Double> before = admin.edgeMetrics();
@@ -36,10 +38,10 @@ final class FlashSale {
         sampler.mark("flash sale");
         try {
             long t0 = System.nanoTime();
-            Crowd crowd = new Crowd(users, sale, target.edgePort(), o.attempts(), t0);
+            Crowd crowd = new Crowd(users, sale, stack.edgePort(), o.attempts(), t0);
             Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + users.size() + " users x up to "
                     + o.attempts() + " clicks, " + o.connections() + " connections");
-            LoadClient.run(new InetSocketAddress("127.0.0.1", target.edgePort()), o.connections(), crowd,
+            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), o.connections(), crowd,
                     t0 + o.duration().toNanos(), Duration.ofSeconds(30));
             long end = System.nanoTime();
             Map<String, Double> after = admin.edgeMetrics();

@@ -28,9 +28,9 @@ final class Goals {
             g.add(new Report.Goal("sold-out short-circuit vs nginx return 200",
                     text(s, c.best().get(Ceilings.SHORT_CIRCUIT), c.best().get(Ceilings.RETURN_200)), ">= 0.8 x",
                     s.median() >= 0.8));
-            double batched = c.writer().path("batchedOrdersPerSec").asDouble();
+            double batched = c.writer().batchedOrdersPerSec();
             g.add(new Report.Goal("batch writer", f("%,.0f orders/s", batched), ">= 20,000 orders/s", batched >= 20_000));
-            double w = c.writer().path("ratio").asDouble();
+            double w = c.writer().ratio();
             g.add(new Report.Goal("batch writer vs row-at-a-time", f("%.1f x", w), ">= 10 x", w >= 10));
         }
         g.add(new Report.Goal("flash sale p99 (every answer) at " + o.connections() + " connections",

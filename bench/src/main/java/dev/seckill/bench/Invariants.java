@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The invariants of DESIGN.md for one sale, read from MySQL and Redis directly (never through the service):
+ * The invariants of the contract (docs/contract.md) for one sale, read from MySQL and Redis directly (never through the service):
  * no oversell, one per user, no lost order (every 202 has its row), conservation. Call it once the writer has
  * caught up (and, after a fault, after reconcile).
  */

@@ -1,6 +1,6 @@
 package dev.seckill.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.bench.writer.WriterBenchmark;
 
 import java.util.List;
 import java.util.Locale;
@@ -138,12 +138,11 @@ final class Markdown {
             line(f("| %s | %s, -c 50 | **%,.0f** | %.2f | - | %.2f | %.2f | one run of %,d | |", m.name(), m.generator(),
                     m.rps(), l.p50(), l.p99(), l.max(), m.requests()));
         }
-        JsonNode w = c.writer();
+        WriterBenchmark.Result w = c.writer();
         line("");
         line(f("Batch writer (WriterBenchmark, %d orders in batches of %d): **%,.0f orders/s** batched against %,.0f "
-                        + "orders/s row-at-a-time: **%.1f x** (consistent: %s).", w.path("orders").asInt(),
-                w.path("batchSize").asInt(), w.path("batchedOrdersPerSec").asDouble(),
-                w.path("rowAtATimeOrdersPerSec").asDouble(), w.path("ratio").asDouble(), w.path("consistent").asBoolean()));
+                        + "orders/s row-at-a-time: **%.1f x** (consistent: %s).", w.orders(), w.batchSize(),
+                w.batchedOrdersPerSec(), w.rowAtATimeOrdersPerSec(), w.ratio(), w.consistent()));
         line("");
         line("Ratios, the median of the rounds' ratios (the two sides of a round run back to back): "
                 + r.ratios().stream().map(x -> f("%s **%.2f** (rounds %s; of the best rounds %.2f)", x.name(), x.median(),

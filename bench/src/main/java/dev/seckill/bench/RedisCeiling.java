@@ -1,6 +1,7 @@
 package dev.seckill.bench;
 
 import dev.seckill.redis.Keys;
+import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code one user}: always the same user and clock, so after its burst every call is refused by the bucket
  * (RATE_LIMITED), the script's cheapest path.</li>
  * </ul>
- * The sale's keys are deleted afterwards; the bucket keys expire on their own within seconds.
+ * The sale's keys are deleted afterwards; the bucket keys expire on their own within seconds. redis-benchmark signs in
+ * as a {@link RedisBenchUser} made for the run, never with the stack's password.
  */
 final class RedisCeiling {
 
@@ -31,19 +33,19 @@ final class RedisCeiling {
     private RedisCeiling() {
     }
 
-    static List<Measured> run(Target target, RedissonClient redis, int requests) throws IOException, InterruptedException {
-        String script = Files.readString(target.home().resolve("lua/purchase.lua"), StandardCharsets.UTF_8);
+    static List<Measured> run(Stack stack, RedissonClient redis, int requests) throws IOException, InterruptedException {
+        String script = Files.readString(stack.home().resolve("lua/purchase.lua"), StandardCharsets.UTF_8);
         String sha = redis.getScript(StringCodec.INSTANCE).scriptLoad(script);
         long now = System.currentTimeMillis();
         redis.getBucket(Keys.stock(TEST_SALE), StringCodec.INSTANCE).set("1000000000");
         redis.getMap(Keys.meta(TEST_SALE), StringCodec.INSTANCE).putAll(Map.of("start", "0", "end", Long.toString(now + 86_400_000L)));
-        try {
+        try (RedisBenchUser user = RedisBenchUser.create(stack, saleKeyPrefix())) {
             // The bucket key of a random user: Keys' own key with redis-benchmark's placeholder for the user id.
             String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
-            Measured random = benchmark(target, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
+            Measured random = benchmark(stack, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
                     List.of("-r", "1000000000", "EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
                             Keys.meta(TEST_SALE), users, "__rand_int__", "__rand_int__", Long.toString(now), "1", "3"));
-            Measured one = benchmark(target, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
+            Measured one = benchmark(stack, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
                     List.of("EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
                             Keys.bucket(TEST_SALE, 1), "1", "77", Long.toString(now), "1", "3"));
             return List.of(random, one);
@@ -53,10 +55,22 @@ final class RedisCeiling {
         }
     }
 
-    private static Measured benchmark(Target target, String name, int requests, List<String> command)
+    /** What every key of the test sale starts with (its hash tag): all the benchmark's user may touch. */
+    private static String saleKeyPrefix() {
+        String a = Keys.stock(TEST_SALE);
+        String b = Keys.buyers(TEST_SALE);
+        int n = 0;
+        while (n < Math.min(a.length(), b.length()) && a.charAt(n) == b.charAt(n)) {
+            n++;
+        }
+        return a.substring(0, n);
+    }
+
+    private static Measured benchmark(Stack stack, RedisBenchUser user, String name, int requests, List<String> command)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
-                Integer.toString(target.redisPort()), "-n", Integer.toString(requests), "-c", "50", "--csv"));
+                Integer.toString(stack.redisPort()), "-n", Integer.toString(requests), "-c", "50", "--csv"));
+        cmd.addAll(user.benchmarkOptions());
         cmd.addAll(command);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,5 +1,7 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Stack;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +40,7 @@ final class Sampler implements AutoCloseable {
                   double shortCircuits) {
     }
 
-    private final Target target;
+    private final Stack stack;
     private final Admin admin;
     private final Duration every;
     private final List<Sample> samples = new ArrayList<>();
@@ -47,8 +49,8 @@ final class Sampler implements AutoCloseable {
     private volatile long watched = -1;
     private volatile boolean running = true;
 
-    Sampler(Target target, Admin admin, Duration every) {
-        this.target = target;
+    Sampler(Stack stack, Admin admin, Duration every) {
+        this.stack = stack;
         this.admin = admin;
         this.every = every;
         this.thread = Thread.ofPlatform().daemon().name("bench-sampler").start(this::loop);
@@ -127,7 +129,7 @@ final class Sampler implements AutoCloseable {
 
     /** The pids of a component: the one bin/seckill recorded, and for the edge also nginx's workers. */
     private LongStream processes(String component) {
-        long pid = target.pid(component);
+        long pid = stack.pid(component);
         Optional<ProcessHandle> ph = pid > 0 ? ProcessHandle.of(pid) : Optional.empty();
         if (ph.isEmpty()) {
             return LongStream.empty();

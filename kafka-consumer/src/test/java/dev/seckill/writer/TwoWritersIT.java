@@ -34,7 +34,7 @@ class TwoWritersIT {
         WriterSettings settings = new WriterSettings(
                 new WriterSettings.Kafka(stack.kafkaBootstrap(), OrderEvent.TOPIC, OrderEvent.DEAD_LETTER_TOPIC,
                         OrdersTopic.GROUP, 500, Duration.ofMillis(200), Duration.ofSeconds(10)),
-                new WriterSettings.Db(stack.jdbcUrl(), "seckill", "seckill", 3),
+                new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword(), 3),
                 new WriterSettings.Retry(Duration.ofMillis(100), Duration.ofSeconds(2), 5),
                 Duration.ofSeconds(60), Duration.ofSeconds(10));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -9,14 +9,16 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The stack that {@code bin/seckill} started for the tests: its ports, secrets and run directory, read from the
- * same environment variables the script uses (defaults are those of the local {@code bin/seckill up} stack), and a
- * way to drive the script itself (stop, start, restart a component).
+ * same environment variables the script uses, with the script's own defaults ({@code bin/stack.env}, the
+ * {@code LOCAL_} lines), and a way to drive the script itself (stop, start, restart a component).
  */
 public final class Stack {
 
@@ -24,9 +26,11 @@ public final class Stack {
 
     private final Path home;
     private final Path runDir;
+    private final Properties defaults;
 
     private Stack() {
         this.home = findHome();
+        this.defaults = StackSettings.read(home.resolve(StackSettings.FILE));
         String run = env("SECKILL_RUN_DIR", home.resolve(".run/local").toString());
         this.runDir = Path.of(run).isAbsolute() ? Path.of(run) : home.resolve(run);
     }
@@ -44,32 +48,32 @@ public final class Stack {
     }
 
     public int edgePort() {
-        return port("SECKILL_EDGE_PORT", 8080);
+        return port("EDGE_PORT");
     }
 
     public int servicePort() {
-        return port("SECKILL_SERVICE_PORT", 8081);
+        return port("SERVICE_PORT");
     }
 
     public int writerPort() {
-        return port("SECKILL_WRITER_PORT", 8082);
+        return port("WRITER_PORT");
     }
 
     /** The service's internal listener: admin routes and observability (health details, metrics). */
     public int adminPort() {
-        return port("SECKILL_ADMIN_PORT", 8083);
+        return port("ADMIN_PORT");
     }
 
     public int redisPort() {
-        return port("SECKILL_REDIS_PORT", 16379);
+        return port("REDIS_PORT");
     }
 
     public int dbPort() {
-        return port("SECKILL_DB_PORT", 13306);
+        return port("DB_PORT");
     }
 
     public int kafkaPort() {
-        return port("SECKILL_KAFKA_PORT", 19092);
+        return port("KAFKA_PORT");
     }
 
     public String edgeUrl() {
@@ -127,18 +131,34 @@ public final class Stack {
         return secret("SECKILL_TOKEN_SECRET", "token-secret");
     }
 
+    /**
+     * A setting of this stack by its name in {@code bin/stack.env} ({@code KAFKA_PARTITIONS}): the environment's
+     * {@code SECKILL_<name>}, else the file's {@code LOCAL_<name>}, as {@code bin/seckill} reads it.
+     */
+    public String setting(String name) {
+        String v = System.getenv("SECKILL_" + name);
+        if (v != null && !v.isEmpty()) {
+            return v;
+        }
+        String d = defaults.getProperty("LOCAL_" + name);
+        if (d == null) {
+            throw new IllegalArgumentException("no setting LOCAL_" + name + " in " + home.resolve(StackSettings.FILE));
+        }
+        return d;
+    }
+
     /** The environment a process of this stack gets: the test's own plus the stack's variables. */
     public Map<String, String> environment() {
-        return Map.of("SECKILL_RUN_DIR", runDir.toString(),
-                "SECKILL_EDGE_PORT", Integer.toString(edgePort()),
-                "SECKILL_SERVICE_PORT", Integer.toString(servicePort()),
-                "SECKILL_ADMIN_PORT", Integer.toString(adminPort()),
-                "SECKILL_WRITER_PORT", Integer.toString(writerPort()),
-                "SECKILL_REDIS_PORT", Integer.toString(redisPort()),
-                "SECKILL_DB_PORT", Integer.toString(dbPort()),
-                "SECKILL_KAFKA_PORT", Integer.toString(kafkaPort()),
-                "SECKILL_ADMIN_TOKEN", adminToken(),
-                "SECKILL_TOKEN_SECRET", tokenSecret());
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("SECKILL_RUN_DIR", runDir.toString());
+        for (String name : StackSettings.names(defaults, "LOCAL_")) {
+            if (name.endsWith("_PORT")) {
+                env.put("SECKILL_" + name, setting(name));
+            }
+        }
+        env.put("SECKILL_ADMIN_TOKEN", adminToken());
+        env.put("SECKILL_TOKEN_SECRET", tokenSecret());
+        return env;
     }
 
     /**
@@ -257,8 +277,8 @@ public final class Stack {
         }
     }
 
-    private static int port(String var, int def) {
-        return Integer.parseInt(env(var, Integer.toString(def)));
+    private int port(String name) {
+        return Integer.parseInt(setting(name));
     }
 
     private static String env(String var, String def) {

@@ -10,15 +10,26 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The walking skeleton is wired: through the edge, the service is ready with all three dependencies UP. */
+/**
+ * The walking skeleton is wired: through the edge the public health answer is UP (and says no more); on the
+ * service's internal listener the detailed one has all three dependencies UP; the writer is UP.
+ */
 class SkeletonIT {
 
     private final Stack stack = Stack.get();
     private final HttpJson http = new HttpJson();
 
     @Test
-    void healthThroughTheEdgeIsUpWithRedisKafkaAndTheDatabase() {
-        HttpJson.Response r = http.get(stack.edgeUrl() + "/observe/health");
+    void publicHealthThroughTheEdgeIsUpWithoutDetails() {
+        HttpJson.Response r = http.get(stack.edgeUrl() + "/api/health");
+        assertEquals(200, r.status(), r.body());
+        assertEquals("UP", r.json().path("code").asText(), r.body());
+        assertEquals(1, r.json().size(), "nothing but the code: " + r.body());
+    }
+
+    @Test
+    void detailedHealthOnTheAdminListenerIsUpWithRedisKafkaAndTheDatabase() {
+        HttpJson.Response r = http.get(stack.adminUrl() + "/observe/health");
         assertEquals(200, r.status(), r.body());
         JsonNode body = r.json();
         assertEquals("UP", body.path("status").asText(), r.body());

@@ -74,7 +74,7 @@ public final class Sales {
     }
 
     /**
-     * The invariants of DESIGN.md for one sale: exactly the expected orders are rows (no loss, no duplicate),
+     * The invariants of the contract (docs/contract.md) for one sale: exactly the expected orders are rows (no loss, no duplicate),
      * one per user, and the DB stock went down by exactly the number of rows.
      */
     public static void assertWrittenOnce(long saleId, List<OrderEvent> expected) {

@@ -36,7 +36,7 @@ class OrderBatchWriterIT {
     @BeforeAll
     static void pool() {
         Stack stack = Stack.get();
-        db = DataSources.pool(new WriterSettings.Db(stack.jdbcUrl(), "seckill", "seckill", 4));
+        db = DataSources.pool(new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword(), 4));
         writer = new OrderBatchWriter(db, 5);
     }
 

@@ -3,7 +3,6 @@ package dev.seckill.system.bench;
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.Invariants;
-import dev.seckill.bench.Target;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
 
@@ -28,11 +27,10 @@ class SmallBenchIT {
 
     @Test
     void smallFlashSaleSellsExactlyItsStockOncePerUserAndLosesNoAcceptedOrder() throws Exception {
-        Target target = Target.of(stack);
         Path out = stack.home().resolve("system-tests/target/small-bench");
         BenchOptions small = BenchOptions.defaults().with(STOCK, 3000, 3, 64, Duration.ofSeconds(60), out, false);
 
-        Bench.Outcome outcome = Bench.run(target, small);
+        Bench.Outcome outcome = Bench.run(stack, small);
 
         Invariants.Report sale = outcome.checks().get(0);
         System.out.println("small bench: " + sale.summary() + "; report " + outcome.report());

@@ -7,7 +7,7 @@ import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Sales made for a page test through the admin API (the service's own port; the edge does not expose it). */
+/** Sales made for a page test through the admin API (the service's internal listener; the edge does not expose it). */
 final class Sales {
 
     private Sales() {
@@ -18,7 +18,7 @@ final class Sales {
         Stack stack = Stack.get();
         String body = "{\"name\":\"" + name + "\",\"priceCents\":" + priceCents + ",\"stock\":" + stock
                 + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}";
-        HttpJson.Response r = new HttpJson().post(stack.serviceUrl() + "/admin/sales", body,
+        HttpJson.Response r = new HttpJson().post(stack.adminUrl() + "/admin/sales", body,
                 "Authorization", HttpJson.bearer(stack.adminToken()));
         assertEquals(201, r.status(), "create sale: " + r.body());
         return r.json().path("id").asLong();

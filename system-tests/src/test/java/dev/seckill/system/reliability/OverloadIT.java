@@ -113,7 +113,7 @@ class OverloadIT {
     }
 
     private long createSale(int stock, Instant startsAt) {
-        HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales", "{\"name\":\"overload-" + System.nanoTime()
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"overload-" + System.nanoTime()
                         + "\",\"priceCents\":1,\"stock\":" + stock + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\""
                         + startsAt.plusSeconds(7200) + "\"}", "Authorization", HttpJson.bearer(stack.adminToken()));
         assertEquals(201, r.status(), r.body());
@@ -130,7 +130,7 @@ class OverloadIT {
     }
 
     private double inFlight() {
-        for (String line : http.get(stack.serviceUrl() + "/observe/metrics").body().split("\n")) {
+        for (String line : http.get(stack.adminUrl() + "/observe/metrics").body().split("\n")) {
             if (line.startsWith("seckill_purchases_inflight")) {
                 return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }

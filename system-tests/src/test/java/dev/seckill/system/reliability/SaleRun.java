@@ -4,13 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.bench.Attempt;
 import dev.seckill.bench.Invariants;
 import dev.seckill.bench.Stampede;
+import dev.seckill.bench.StackRedis;
 import dev.seckill.identity.TokenSigner;
-import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.redisson.api.RedissonClient;
 
 import java.sql.Connection;
@@ -42,7 +40,7 @@ final class SaleRun {
 
     SaleRun(int stock, int users, int attemptsPerUser, Duration maxDuration) {
         Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales", "{\"name\":\"fault-" + System.nanoTime()
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"fault-" + System.nanoTime()
                         + "\",\"priceCents\":500,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
                         + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}",
                 "Authorization", HttpJson.bearer(stack.adminToken()));
@@ -94,7 +92,7 @@ final class SaleRun {
     }
 
     private JsonNode stats() {
-        return http.get(stack.serviceUrl() + "/admin/sales/" + saleId + "/stats",
+        return http.get(stack.adminUrl() + "/admin/sales/" + saleId + "/stats",
                 "Authorization", HttpJson.bearer(stack.adminToken())).json();
     }
 
@@ -107,7 +105,7 @@ final class SaleRun {
                 "the writer to catch up on sale " + saleId);
         List<String> actions = new ArrayList<>();
         Await.until(Duration.ofSeconds(120), () -> {
-            HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales/" + saleId + "/reconcile?graceSeconds=7",
+            HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales/" + saleId + "/reconcile?graceSeconds=7",
                     null, "Authorization", HttpJson.bearer(stack.adminToken()));
             if (r.status() != 200) {
                 return false;
@@ -120,7 +118,7 @@ final class SaleRun {
 
     /** The invariant check, read from MySQL and Redis directly. */
     Invariants.Report check() throws Exception {
-        RedissonClient redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", stack.redisAddress()))));
+        RedissonClient redis = StackRedis.connect(stack);
         try (Connection db = stack.db()) {
             return Invariants.check(db, redis, saleId, new ArrayList<>(attempts));
         } finally {

@@ -1,4 +1,4 @@
-package dev.seckill.writer.bench;
+package dev.seckill.bench.writer;
 
 import dev.seckill.event.OrderEvent;
 
