@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * A won purchase on its way to the database: the only type the service and the batch writer share.
+ * A won purchase on its way to the database: the type the service and the batch writer exchange.
  *
  * <p>Wire form (topic {@value #TOPIC}, keyed by sale id so one sale stays on one partition):
  * {@code {"orderId":"...","saleId":1,"userId":2,"priceCents":100,"createdAt":1700000000000,"v":1}}.
