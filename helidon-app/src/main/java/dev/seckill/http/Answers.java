@@ -2,6 +2,7 @@ package dev.seckill.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seckill.failure.InvalidInput;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
@@ -57,7 +58,7 @@ public final class Answers {
         try {
             return Long.parseLong(raw);
         } catch (NumberFormatException e) {
-            throw new BadRequest(field, field + " must be an integer");
+            throw new InvalidInput(field, field + " must be an integer");
         }
     }
 }

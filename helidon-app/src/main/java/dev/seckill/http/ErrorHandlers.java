@@ -1,5 +1,7 @@
 package dev.seckill.http;
 
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.failure.InvalidInput;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.RequestException;
@@ -27,10 +29,10 @@ public final class ErrorHandlers {
     }
 
     public static void register(HttpRouting.Builder routing) {
-        routing.error(BadRequest.class, ErrorHandlers::badRequest)
+        routing.error(InvalidInput.class, ErrorHandlers::badRequest)
                 .error(RequestException.class, (req, res, e) -> byStatus(req, res, e.status(), e))
                 .error(HttpException.class, (req, res, e) -> byStatus(req, res, e.status(), e))
-                .error(Unavailable.class, (req, res, e) -> unavailable(res, e.getMessage()))
+                .error(DependencyUnavailable.class, (req, res, e) -> unavailable(res, e.getMessage()))
                 .error(RedisException.class, (req, res, e) -> unavailable(res, "Redis is unavailable"))
                 .error(KafkaException.class, (req, res, e) -> unavailable(res, "Kafka is unavailable"))
                 .error(Exception.class, ErrorHandlers::other);
@@ -41,7 +43,7 @@ public final class ErrorHandlers {
         Answers.error(res, Status.SERVICE_UNAVAILABLE_503, "UNAVAILABLE", message);
     }
 
-    private static void badRequest(ServerRequest req, ServerResponse res, BadRequest e) {
+    private static void badRequest(ServerRequest req, ServerResponse res, InvalidInput e) {
         Map<String, Object> body = Answers.error("BAD_REQUEST", e.getMessage());
         body.put("field", e.field());
         Answers.json(res, Status.BAD_REQUEST_400, body);

@@ -9,18 +9,17 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 
 /** {@code GET /api/sales} (current sales) and {@code GET /api/sales/{id}}. The edge micro-caches both. */
 public final class SaleService implements HttpService {
 
-    private final SaleRepository repository;
+    private final SaleSource sales;
     private final SaleCatalog catalog;
     private final SaleViews views;
     private final Clock clock;
 
-    public SaleService(SaleRepository repository, SaleCatalog catalog, SaleViews views, Clock clock) {
-        this.repository = repository;
+    public SaleService(SaleSource sales, SaleCatalog catalog, SaleViews views, Clock clock) {
+        this.sales = sales;
         this.catalog = catalog;
         this.views = views;
         this.clock = clock;
@@ -33,9 +32,9 @@ public final class SaleService implements HttpService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        List<Sale> sales = repository.current(clock.instant());
-        sales.forEach(catalog::remember);
-        List<Map<String, Object>> out = sales.stream().map(views::view).toList();
+        List<Sale> current = sales.current(clock.instant());
+        current.forEach(catalog::remember);
+        List<SaleView> out = current.stream().map(views::view).toList();
         Answers.json(res, Status.OK_200, Answers.body("sales", out, "serverTime", clock.instant().toString()));
     }
 

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Reconcile repairs each kind of damage DESIGN.md's crash table names, and reports it; a dry run only reports. */
+/** Reconcile repairs each kind of damage the crash table of docs/contract.md names, and reports it; a dry run only reports. */
 class ReconcileIT {
 
     private static final AtomicLong USERS = new AtomicLong(System.nanoTime() % 1_000_000_000L * 1000 + 500_000_000_000L);
@@ -141,7 +141,12 @@ class ReconcileIT {
         redis.getMap(Keys.buyers(sale)).remove(Long.toString(users.get(0)));
         redis.getAtomicLong(Keys.stock(sale)).incrementAndGet();
         assertFalse(stats(sale).path("consistent").asBoolean());
+        JsonNode dry = reconcile(sale, "?dryRun=true");
+        assertEquals(List.of("MARKED", "STOCK_SET"), actions(dry), dry.toString());
+        assertEquals("remaining 4 -> 3", dry.path("actions").get(1).path("detail").asText(),
+                "the dry run predicts what conserve.lua will set after the mark");
         JsonNode r = reconcile(sale, "");
+        assertEquals(dry.path("actions").get(1), r.path("actions").get(1), r.toString());
         assertTrue(actions(r).contains("MARKED"), r.toString());
         assertTrue(actions(r).contains("STOCK_SET"), r.toString());
         JsonNode after = stats(sale);
