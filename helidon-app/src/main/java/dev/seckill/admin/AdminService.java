@@ -1,6 +1,7 @@
 package dev.seckill.admin;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
 import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.JsonBody;
 import dev.seckill.sale.NewSale;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Operator routes, all behind the admin token: {@code POST /admin/sales} creates a sale in the database and preheats
@@ -62,7 +64,7 @@ public final class AdminService implements HttpService {
     private Handler guarded(Handler h) {
         return (req, res) -> {
             if (!auth.allows(req)) {
-                Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "admin token required");
+                Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "admin token required");
                 return;
             }
             h.handle(req, res);
@@ -101,10 +103,10 @@ public final class AdminService implements HttpService {
 
     /** The sale a route names, or empty after answering 404. */
     private Optional<Sale> sale(ServerRequest req, ServerResponse res) {
-        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        Optional<Sale> sale = catalog.find(id);
+        Optional<Sale> sale = Ids.param(req, "id").stream().boxed()
+                .flatMap(id -> catalog.find(id).stream()).findFirst();
         if (sale.isEmpty()) {
-            Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id);
+            Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
         }
         return sale;
     }
@@ -115,13 +117,13 @@ public final class AdminService implements HttpService {
         if (g.isEmpty()) {
             return defaultGrace;
         }
-        Duration grace = Duration.ofSeconds(Answers.id(g.get(), "graceSeconds"));
-        if (grace.compareTo(reconciler.minGrace()) < 0) {
-            long least = (reconciler.minGrace().toMillis() + 999) / 1000;
-            throw new InvalidInput("graceSeconds", "graceSeconds must be at least " + least
+        long least = (reconciler.minGrace().toMillis() + 999) / 1000;
+        OptionalLong seconds = Ids.parse(g.get());
+        if (seconds.isEmpty() || seconds.getAsLong() < least) {
+            throw new InvalidInput("graceSeconds", "graceSeconds must be a whole number of seconds, at least " + least
                     + " (longer than the producer's delivery timeout)");
         }
-        return grace;
+        return Duration.ofSeconds(seconds.getAsLong());
     }
 
     /** The stats body; {@code consistent} is the conservation invariant, once the writer caught up. */

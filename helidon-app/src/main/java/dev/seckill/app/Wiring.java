@@ -32,7 +32,6 @@ import dev.seckill.sale.SaleService;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.SaleViews;
 import io.helidon.config.Config;
-import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.clients.admin.Admin;
 import org.redisson.api.RedissonClient;
@@ -57,13 +56,12 @@ final class Wiring implements AutoCloseable {
         this.routes = routes;
     }
 
-    static Wiring create(Config config, RedissonClient redis, Admin kafkaAdmin, DataSource db) {
-        Clock clock = Clock.systemUTC();
+    static Wiring create(Config config, Credentials credentials, Clock clock, RedissonClient redis, Admin kafkaAdmin,
+                         DataSource db) {
         Config app = config.get("seckill");
-        String secret = app.get("token.secret").asString().orElse("");
-        TokenSigner signer = new TokenSigner(secret, Duration.ofSeconds(app.get("token.ttl-seconds").asLong().orElse(86400L)), clock);
+        TokenSigner signer = credentials.signer();
         Authenticator auth = new Authenticator(signer);
-        AdminAuth adminAuth = new AdminAuth(app.get("admin.token").asString().orElse(""));
+        AdminAuth adminAuth = credentials.admin();
         if (!adminAuth.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");
         }
@@ -85,7 +83,7 @@ final class Wiring implements AutoCloseable {
         Purchaser purchaser = new Purchaser(reserver, publisher,
                 new OrderIds(clock, nodeId(app, redis)),
                 new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L)),
-                new EdgeFlags(app.get("edge.admin").asString().orElse("")), metrics, clock);
+                new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry), metrics, clock);
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
                 config.get("kafka.writer-group").asString().orElse("seckill-writer"));
@@ -107,8 +105,8 @@ final class Wiring implements AutoCloseable {
         return new Wiring(publisher, periodic, routes);
     }
 
-    void routing(HttpRouting.Builder routing) {
-        routes.routing(routing);
+    Routes routes() {
+        return routes;
     }
 
     /**

@@ -13,6 +13,12 @@ public final class InvalidInput extends RuntimeException {
         this.field = field;
     }
 
+    /** @param cause what the parser said, for the log only */
+    public InvalidInput(String field, String message, Throwable cause) {
+        super(message, cause);
+        this.field = field;
+    }
+
     public String field() {
         return field;
     }

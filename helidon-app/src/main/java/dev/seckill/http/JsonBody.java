@@ -23,7 +23,7 @@ public final class JsonBody {
             raw = req.content().as(byte[].class);
         } catch (RuntimeException e) {
             // Broken framing (bad chunk sizes, a short body): the request is malformed, not the server.
-            throw new InvalidInput("body", "body could not be read: " + e.getMessage());
+            throw new InvalidInput("body", "body could not be read", e);
         }
         if (raw.length > maxBytes) {
             throw new InvalidInput("body", "body must be at most " + maxBytes + " bytes");
@@ -35,7 +35,7 @@ public final class JsonBody {
         try {
             node = JSON.readTree(raw);
         } catch (Exception e) {
-            throw new InvalidInput("body", "body must be a JSON object");
+            throw new InvalidInput("body", "body must be a JSON object", e);
         }
         if (node == null || !node.isObject()) {
             throw new InvalidInput("body", "body must be a JSON object");

@@ -1,6 +1,7 @@
 package dev.seckill.order;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
@@ -11,6 +12,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * {@code GET /api/orders/{orderId}}: CONFIRMED when the writer has written it, QUEUED while it is reserved in
@@ -34,10 +36,16 @@ public final class OrderService implements HttpService {
     }
 
     private void status(ServerRequest req, ServerResponse res) {
-        long orderId = Answers.id(req.path().pathParameters().get("orderId"), "orderId");
+        OptionalLong id = Ids.param(req, "orderId");
+        if (id.isEmpty()) {
+            notFound(req, res);
+            return;
+        }
+        long orderId = id.getAsLong();
         Optional<User> user = auth.user(req);
         if (user.isEmpty()) {
-            Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
+            Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
+                    "a valid Authorization: Bearer token is required");
             return;
         }
         long userId = user.get().id();
@@ -51,7 +59,11 @@ public final class OrderService implements HttpService {
             Answers.json(res, Status.OK_200, body(orderId, "QUEUED", queuedIn.get().id(), userId));
             return;
         }
-        Answers.error(res, Status.NOT_FOUND_404, "ORDER_NOT_FOUND", "no order " + orderId);
+        notFound(req, res);
+    }
+
+    private static void notFound(ServerRequest req, ServerResponse res) {
+        Answers.error(req, res, Status.NOT_FOUND_404, "ORDER_NOT_FOUND", "no such order");
     }
 
     private static Object body(long orderId, String status, long saleId, long userId) {

@@ -3,6 +3,7 @@ package dev.seckill.purchase;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
@@ -19,6 +20,7 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** {@code POST /api/sales/{id}/purchase}: answers exactly as the contract table of docs/contract.md. */
 public final class PurchaseService implements HttpService {
@@ -51,11 +53,17 @@ public final class PurchaseService implements HttpService {
     }
 
     private void purchase(ServerRequest req, ServerResponse res) {
-        long saleId = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        checkBody(req);
-        PurchaseOutcome outcome = attempt(req, saleId);
+        OptionalLong saleId = Ids.param(req, "id");
+        PurchaseOutcome outcome;
+        if (saleId.isEmpty()) {
+            outcome = new PurchaseOutcome.SaleNotFound();
+        } else {
+            checkBody(req);
+            outcome = attempt(req, saleId.getAsLong());
+        }
         metrics.answered(outcome);
-        answer(res, saleId, outcome);
+        // An id that does not parse only ever gets SaleNotFound, whose answer names no id.
+        answer(req, res, saleId.orElse(0), outcome);
     }
 
     private PurchaseOutcome attempt(ServerRequest req, long saleId) {
@@ -88,7 +96,7 @@ public final class PurchaseService implements HttpService {
     }
 
     /** The one switch from outcome to status, headers and body. */
-    private void answer(ServerResponse res, long saleId, PurchaseOutcome outcome) {
+    private void answer(ServerRequest req, ServerResponse res, long saleId, PurchaseOutcome outcome) {
         switch (outcome) {
             case PurchaseOutcome.Queued q -> {
                 res.header(HeaderNames.LOCATION, "/api/orders/" + q.orderId());
@@ -121,9 +129,9 @@ public final class PurchaseService implements HttpService {
                         "retryAfter", seconds, "message", "too many attempts; retry after " + seconds + " s"));
             }
             case PurchaseOutcome.SaleNotFound n ->
-                    Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + saleId);
-            case PurchaseOutcome.Unauthenticated u -> Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
-                    "a valid Authorization: Bearer token is required");
+                    Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+            case PurchaseOutcome.Unauthenticated u -> Answers.error(req, res, Status.UNAUTHORIZED_401,
+                    "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
         }
     }
 

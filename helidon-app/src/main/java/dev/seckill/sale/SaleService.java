@@ -1,6 +1,7 @@
 package dev.seckill.sale;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -9,6 +10,7 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /** {@code GET /api/sales} (current sales) and {@code GET /api/sales/{id}}. The edge micro-caches both. */
 public final class SaleService implements HttpService {
@@ -39,9 +41,10 @@ public final class SaleService implements HttpService {
     }
 
     private void one(ServerRequest req, ServerResponse res) {
-        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        catalog.find(id).ifPresentOrElse(
+        Optional<Sale> sale = Ids.param(req, "id").stream().boxed()
+                .flatMap(id -> catalog.find(id).stream()).findFirst();
+        sale.ifPresentOrElse(
                 s -> Answers.json(res, Status.OK_200, views.view(s)),
-                () -> Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id));
+                () -> Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale"));
     }
 }

@@ -74,7 +74,7 @@ final class FakeApi {
         PurchaseMetrics metrics = new PurchaseMetrics(registry);
         Purchaser purchaser = new Purchaser(reserver,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
-                new OrderIds(clock, 1), soldOut, new EdgeFlags(""), metrics, clock);
+                new OrderIds(clock, 1), soldOut, new EdgeFlags("", registry), metrics, clock);
         HttpService admin = rules -> rules.any((req, res) ->
                 Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));
         routes = new Routes(

@@ -25,7 +25,7 @@ class OrderAndSaleAnswersTest {
 
     @SetUpRoute
     static void routing(HttpRouting.Builder routing) {
-        API.routes.routing(routing);
+        API.routes.api(routing);
     }
 
     @BeforeEach
@@ -61,6 +61,25 @@ class OrderAndSaleAnswersTest {
         API.marks.put("1:7", "600");
         assertEquals("ORDER_NOT_FOUND", order(500, 8).code());
         assertEquals(404, order(600, 8).status());
+    }
+
+    @Test
+    void anyOtherSpellingOfAnOrderIdAnswers404OrderNotFound() {
+        API.written.put(500L, new WrittenOrder(500, 1, 7, 1999));
+        for (String id : new String[]{"+500", "0500", "abc", "0", "99999999999999999999"}) {
+            Reply r = Reply.of(client.get("/api/orders/" + id).header(HeaderNames.AUTHORIZATION, API.bearer(7)));
+            assertEquals(404, r.status(), id);
+            assertEquals("ORDER_NOT_FOUND", r.code(), id);
+        }
+    }
+
+    @Test
+    void anyOtherSpellingOfASaleIdAnswers404SaleNotFound() {
+        for (String id : new String[]{"+1", "01", "0", "abc", "1.0"}) {
+            Reply r = Reply.of(client.get("/api/sales/" + id));
+            assertEquals(404, r.status(), id);
+            assertEquals("SALE_NOT_FOUND", r.code(), id);
+        }
     }
 
     @Test

@@ -8,12 +8,14 @@ import io.helidon.webserver.testing.junit5.DirectClient;
 import io.helidon.webserver.testing.junit5.RoutingTest;
 import io.helidon.webserver.testing.junit5.SetUpRoute;
 import org.apache.kafka.common.KafkaException;
+import org.redisson.client.RedisConnectionException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every answer of {@code POST /api/sales/{id}/purchase}: status, headers and body, through the routing, no stack. */
@@ -32,7 +34,7 @@ class PurchaseAnswersTest {
 
     @SetUpRoute
     static void routing(HttpRouting.Builder routing) {
-        API.routes.routing(routing);
+        API.routes.api(routing);
     }
 
     @BeforeEach
@@ -124,6 +126,31 @@ class PurchaseAnswersTest {
     }
 
     @Test
+    void anyOtherSpellingOfASaleIdAnswers404SaleNotFound() {
+        // "+1", "01", full-width 1, Arabic-Indic 1, beyond a long: Java's Long.parseLong takes several of them as 1.
+        for (String id : new String[]{"+1", "01", "\uff11", "\u0661", "0", "-1", "abc", "99999999999999999999"}) {
+            Reply r = buy("/api/sales/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8)
+                    + "/purchase", null);
+            assertEquals(404, r.status(), id + ": " + r.body());
+            assertEquals("SALE_NOT_FOUND", r.code(), id);
+        }
+        assertEquals(0, API.reserver.reserveCalls(), "no spelling reached the stock");
+    }
+
+    @Test
+    void errorBodiesCarryTheEdgesRequestIdOrOneOfTheirOwn() {
+        Reply echoed = Reply.of(client.post("/api/sales/999/purchase").header(HeaderNames.AUTHORIZATION, API.bearer(BUYER))
+                .header(HeaderNames.create("X-Request-Id"), "edge-4f2a9c"));
+        assertEquals("{\"code\":\"SALE_NOT_FOUND\",\"message\":\"no such sale\",\"requestId\":\"edge-4f2a9c\"}",
+                echoed.body());
+        Reply unsafe = Reply.of(client.post(ACTIVE).header(HeaderNames.create("X-Request-Id"), "<script>x</script>"));
+        assertEquals(401, unsafe.status());
+        assertTrue(unsafe.json().path("requestId").asText().matches("[0-9a-f]{32}"), unsafe.body());
+        Reply none = Reply.of(client.post(ACTIVE));
+        assertTrue(none.json().path("requestId").asText().matches("[0-9a-f]{32}"), none.body());
+    }
+
+    @Test
     void noForgedOrExpiredTokenAnswers401() {
         Reply none = Reply.of(client.post(ACTIVE));
         assertEquals(401, none.status());
@@ -148,13 +175,15 @@ class PurchaseAnswersTest {
     }
 
     @Test
-    void aRedisFailureAnswers503WithRetryAfter() {
-        API.reserver.fail(new DependencyUnavailable("the Redis keys of sale 1 are missing"));
+    void aRedisFailureAnswers503WithRetryAfterAndAFixedMessage() {
+        API.reserver.fail(new DependencyUnavailable("failed to run purchase.lua for sale 1",
+                new RedisConnectionException("Unable to connect to Redis server: 127.0.0.1/127.0.0.1:16379")));
         double before = API.answered("UNAVAILABLE");
         Reply r = buy();
         assertEquals(503, r.status());
         assertEquals("UNAVAILABLE", r.code());
         assertEquals(Optional.of("1"), r.header("Retry-After"));
+        assertFalse(r.body().contains("Redis") || r.body().contains("127.0.0.1") || r.body().contains("lua"), r.body());
         assertEquals(before + 1, API.answered("UNAVAILABLE"));
     }
 

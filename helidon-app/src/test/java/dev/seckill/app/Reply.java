@@ -9,22 +9,22 @@ import io.helidon.webclient.http1.Http1ClientResponse;
 import java.util.Optional;
 
 /** An answer read whole from a test client: status, headers of interest, body text and its JSON. */
-record Reply(int status, String body, io.helidon.http.ClientResponseHeaders headers) {
+public record Reply(int status, String body, io.helidon.http.ClientResponseHeaders headers) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Sends the request (with the body, if any) and reads the answer. */
-    static Reply of(Http1ClientRequest request, String body) {
+    public static Reply of(Http1ClientRequest request, String body) {
         try (Http1ClientResponse r = body == null ? request.request() : request.submit(body)) {
             return new Reply(r.status().code(), r.as(String.class), r.headers());
         }
     }
 
-    static Reply of(Http1ClientRequest request) {
+    public static Reply of(Http1ClientRequest request) {
         return of(request, null);
     }
 
-    JsonNode json() {
+    public JsonNode json() {
         try {
             return JSON.readTree(body);
         } catch (Exception e) {
@@ -32,15 +32,15 @@ record Reply(int status, String body, io.helidon.http.ClientResponseHeaders head
         }
     }
 
-    String code() {
+    public String code() {
         return json().path("code").asText();
     }
 
-    Optional<String> header(String name) {
+    public Optional<String> header(String name) {
         return headers.first(HeaderNames.create(name));
     }
 
-    boolean isJson() {
+    public boolean isJson() {
         return headers.contentType().map(t -> t.text().startsWith("application/json")).orElse(false);
     }
 }

@@ -42,7 +42,7 @@ class PurchaserTest {
 
     private Purchaser purchaser(MockProducer<String, byte[]> producer) {
         return new Purchaser(reserver, new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
-                new OrderIds(clock, 1), flags, new EdgeFlags(""), new PurchaseMetrics(registry), clock);
+                new OrderIds(clock, 1), flags, new EdgeFlags("", registry), new PurchaseMetrics(registry), clock);
     }
 
     private static MockProducer<String, byte[]> producer(boolean autoComplete) {

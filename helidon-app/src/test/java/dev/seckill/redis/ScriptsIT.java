@@ -7,16 +7,12 @@ import dev.seckill.purchase.RedisStockReserver;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
-import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +36,7 @@ class ScriptsIT {
 
     @BeforeAll
     static void connect() {
-        redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", Stack.get().redisAddress()))));
+        redis = StackRedis.connect();
         scripts = new ScriptRunner(redis);
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
