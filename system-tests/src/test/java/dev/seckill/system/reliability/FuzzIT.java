@@ -48,7 +48,7 @@ class FuzzIT {
     private final TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(1), Clock.systemUTC());
     private final TokenSigner expired = new TokenSigner(stack.tokenSecret(), Duration.ofSeconds(1),
             Clock.fixed(Instant.parse("2020-01-01T00:00:00Z"), ZoneOffset.UTC));
-    private final TokenSigner foreign = new TokenSigner("not-the-secret-of-this-stack", Duration.ofHours(1), Clock.systemUTC());
+    private final TokenSigner foreign = new TokenSigner("not-the-secret-of-this-stack-0123456789", Duration.ofHours(1), Clock.systemUTC());
 
     private final Map<String, AtomicInteger> byStatus = new ConcurrentHashMap<>();
     private final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
