@@ -69,14 +69,18 @@ public final class ErrorHandlers {
         // Client mistakes and probes: the detail only at DEBUG, so a flood of them cannot flood the log.
         LOG.log(System.Logger.Level.DEBUG, () -> "request " + RequestIds.of(req) + ": refused " + route(req) + " with "
                 + status.code() + ": " + e.getMessage());
-        String[] answer = switch (status.code()) {
-            case 404 -> new String[]{"NOT_FOUND", "no such route"};
-            case 405 -> new String[]{"METHOD_NOT_ALLOWED", "method not allowed on this route"};
-            case 413 -> new String[]{"PAYLOAD_TOO_LARGE", "the body is too large"};
-            case 415 -> new String[]{"UNSUPPORTED_MEDIA_TYPE", "unsupported content type"};
-            default -> new String[]{"BAD_REQUEST", "malformed request"};
+        Refusal r = switch (status.code()) {
+            case 404 -> new Refusal("NOT_FOUND", "no such route");
+            case 405 -> new Refusal("METHOD_NOT_ALLOWED", "method not allowed on this route");
+            case 413 -> new Refusal("PAYLOAD_TOO_LARGE", "the body is too large");
+            case 415 -> new Refusal("UNSUPPORTED_MEDIA_TYPE", "unsupported content type");
+            default -> new Refusal("BAD_REQUEST", "malformed request");
         };
-        Answers.error(req, res, status, answer[0], answer[1]);
+        Answers.error(req, res, status, r.code(), r.message());
+    }
+
+    /** The code and fixed message of one of the server's own refusals. */
+    private record Refusal(String code, String message) {
     }
 
     private static void other(ServerRequest req, ServerResponse res, Exception e) {
