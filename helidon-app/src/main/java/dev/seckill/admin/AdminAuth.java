@@ -6,13 +6,23 @@ import io.helidon.webserver.http.ServerRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
-/** Checks the operator's bearer token (SECKILL_ADMIN_TOKEN). With no token configured every admin call is refused. */
+/**
+ * Checks the operator's bearer token (SECKILL_ADMIN_TOKEN). With no token configured every admin call is refused;
+ * a token short enough to guess is refused at start.
+ */
 public final class AdminAuth {
+
+    public static final int MIN_TOKEN_CHARS = 24;
 
     private final byte[] token;
 
     public AdminAuth(String token) {
-        this.token = token == null ? new byte[0] : token.getBytes(StandardCharsets.UTF_8);
+        String t = token == null ? "" : token;
+        if (!t.isEmpty() && t.length() < MIN_TOKEN_CHARS) {
+            throw new IllegalArgumentException("the admin token (seckill.admin.token, SECKILL_ADMIN_TOKEN) must be at "
+                    + "least " + MIN_TOKEN_CHARS + " characters, it has " + t.length() + "; empty turns the admin routes off");
+        }
+        this.token = t.getBytes(StandardCharsets.UTF_8);
     }
 
     public boolean enabled() {

@@ -1,10 +1,9 @@
 package dev.seckill.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.http.Answers;
-import dev.seckill.http.BadRequest;
+import dev.seckill.http.Ids;
+import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.JsonBody;
-import dev.seckill.order.OrderRepository;
 import dev.seckill.sale.NewSale;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
@@ -20,37 +19,37 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
- * Operator routes on the service's own port (the edge does not expose them), all behind the admin token:
- * {@code POST /admin/sales} creates a sale in MySQL and preheats Redis; {@code GET /admin/sales/{id}/stats}
- * shows the consistency view of DESIGN.md.
+ * Operator routes, all behind the admin token: {@code POST /admin/sales} creates a sale in the database and preheats
+ * Redis; {@code GET /admin/sales/{id}/stats} shows the consistency view of docs/contract.md;
+ * {@code POST /admin/sales/{id}/reconcile} repairs it. Reports are rendered to JSON here, nowhere else.
  */
 public final class AdminService implements HttpService {
+
+    private static final int MAX_BODY = 4096;
 
     private final AdminAuth auth;
     private final SaleRepository sales;
     private final SaleCatalog catalog;
     private final SaleStock stock;
     private final SaleViews views;
-    private final OrderRepository orders;
-    private final ConsumerLag lag;
+    private final SaleAudit audit;
     private final Reconciler reconciler;
     private final Duration defaultGrace;
 
-    private static final int MAX_BODY = 4096;
-
     public AdminService(AdminAuth auth, SaleRepository sales, SaleCatalog catalog, SaleStock stock, SaleViews views,
-                        OrderRepository orders, ConsumerLag lag, Reconciler reconciler, Duration defaultGrace) {
+                        SaleAudit audit, Reconciler reconciler, Duration defaultGrace) {
         this.auth = auth;
         this.sales = sales;
         this.catalog = catalog;
         this.stock = stock;
         this.views = views;
-        this.orders = orders;
-        this.lag = lag;
+        this.audit = audit;
         this.reconciler = reconciler;
         this.defaultGrace = defaultGrace;
     }
@@ -65,7 +64,7 @@ public final class AdminService implements HttpService {
     private Handler guarded(Handler h) {
         return (req, res) -> {
             if (!auth.allows(req)) {
-                Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "admin token required");
+                Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "admin token required");
                 return;
             }
             h.handle(req, res);
@@ -73,8 +72,7 @@ public final class AdminService implements HttpService {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        JsonNode body = JsonBody.read(req, MAX_BODY);
-        NewSale n = NewSale.from(body);
+        NewSale n = NewSale.from(JsonBody.read(req, MAX_BODY));
         Sale sale = sales.insert(n);
         catalog.remember(sale);
         stock.preheat(sale, sale.stockTotal());
@@ -83,13 +81,10 @@ public final class AdminService implements HttpService {
     }
 
     private void stats(ServerRequest req, ServerResponse res) {
-        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        Optional<Sale> sale = catalog.find(id);
-        if (sale.isEmpty()) {
-            Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id);
-            return;
+        Optional<Sale> sale = sale(req, res);
+        if (sale.isPresent()) {
+            Answers.json(res, Status.OK_200, json(audit.stats(sale.get())));
         }
-        Answers.json(res, Status.OK_200, stats(sale.get()));
     }
 
     /**
@@ -97,39 +92,54 @@ public final class AdminService implements HttpService {
      * repaired (or would be), or 409 {@code WRITER_BEHIND} when the writer has not caught up (nothing done).
      */
     private void reconcile(ServerRequest req, ServerResponse res) {
-        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        Optional<Sale> sale = catalog.find(id);
+        Optional<Sale> sale = sale(req, res);
         if (sale.isEmpty()) {
-            Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id);
             return;
         }
         boolean dryRun = req.query().first("dryRun").map(Boolean::parseBoolean).orElse(false);
-        Duration grace = defaultGrace;
-        Optional<String> g = req.query().first("graceSeconds").asOptional();
-        if (g.isPresent()) {
-            long seconds = Answers.id(g.get(), "graceSeconds");
-            if (seconds < reconciler.minGrace().toSeconds()) {
-                throw new BadRequest("graceSeconds", "graceSeconds must be at least " + reconciler.minGrace().toSeconds()
-                        + " (longer than the producer's delivery timeout)");
-            }
-            grace = Duration.ofSeconds(seconds);
-        }
-        Reconciler.Report report = reconciler.reconcile(sale.get(), dryRun, grace);
-        Answers.json(res, report.writerBehind() ? Status.CONFLICT_409 : Status.OK_200, report.json());
+        Reconciler.Report report = reconciler.reconcile(sale.get(), dryRun, grace(req));
+        Answers.json(res, report.writerBehind() ? Status.CONFLICT_409 : Status.OK_200, json(report));
     }
 
-    /** The consistency view; {@code consistent} is DESIGN.md's conservation invariant, once the writer caught up. */
-    Map<String, Object> stats(Sale sale) {
-        long dbStock = sales.dbStock(sale.id()).orElseThrow();
-        Long remaining = stock.remaining(sale.id());
-        long buyers = stock.buyers(sale.id());
-        long dbOrders = orders.countForSale(sale.id());
-        long consumerLag = lag.total();
-        boolean consistent = consumerLag == 0 && remaining != null
-                && sale.stockTotal() == remaining + dbOrders && buyers == dbOrders
-                && dbStock == sale.stockTotal() - dbOrders;
-        return Answers.body("saleId", sale.id(), "stockTotal", sale.stockTotal(), "dbStock", dbStock,
-                "redisRemaining", remaining, "redisBuyers", buyers, "dbOrders", dbOrders, "consumerLag", consumerLag,
-                "consistent", consistent);
+    /** The sale a route names, or empty after answering 404. */
+    private Optional<Sale> sale(ServerRequest req, ServerResponse res) {
+        Optional<Sale> sale = Ids.param(req, "id").stream().boxed()
+                .flatMap(id -> catalog.find(id).stream()).findFirst();
+        if (sale.isEmpty()) {
+            Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+        }
+        return sale;
+    }
+
+    /** {@code graceSeconds}, never shorter than the time an event handed to Kafka may take to land. */
+    private Duration grace(ServerRequest req) {
+        Optional<String> g = req.query().first("graceSeconds").asOptional();
+        if (g.isEmpty()) {
+            return defaultGrace;
+        }
+        long least = (reconciler.minGrace().toMillis() + 999) / 1000;
+        OptionalLong seconds = Ids.parse(g.get());
+        if (seconds.isEmpty() || seconds.getAsLong() < least) {
+            throw new InvalidInput("graceSeconds", "graceSeconds must be a whole number of seconds, at least " + least
+                    + " (longer than the producer's delivery timeout)");
+        }
+        return Duration.ofSeconds(seconds.getAsLong());
+    }
+
+    /** The stats body; {@code consistent} is the conservation invariant, once the writer caught up. */
+    static Map<String, Object> json(SaleStats s) {
+        return Answers.body("saleId", s.saleId(), "stockTotal", s.stockTotal(), "dbStock", s.dbStock(),
+                "redisRemaining", s.redisRemaining(), "redisBuyers", s.redisBuyers(), "dbOrders", s.dbOrders(),
+                "consumerLag", s.consumerLag(), "consistent", s.consistent());
+    }
+
+    static Map<String, Object> json(Reconciler.Report r) {
+        List<Map<String, Object>> actions = r.actions().stream()
+                .map(a -> Answers.body("action", a.kind().name(), "userId", a.userId(), "orderId", a.orderId(),
+                        "detail", a.detail()))
+                .toList();
+        return Answers.body("code", r.writerBehind() ? "WRITER_BEHIND" : "RECONCILED", "saleId", r.saleId(),
+                "dryRun", r.dryRun(), "writerLag", r.writerLag(), "pendingBuyers", r.pendingBuyers(),
+                "actions", actions);
     }
 }

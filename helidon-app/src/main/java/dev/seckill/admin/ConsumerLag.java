@@ -1,6 +1,6 @@
 package dev.seckill.admin;
 
-import dev.seckill.http.Unavailable;
+import dev.seckill.failure.DependencyUnavailable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -43,7 +43,7 @@ public final class ConsumerLag {
             }
             return lag;
         } catch (Exception e) {
-            throw new Unavailable("failed to read the writer's lag from Kafka: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to read the writer's lag from Kafka: " + e.getMessage(), e);
         }
     }
 }

@@ -26,7 +26,7 @@ public final class PeriodicReconcile implements AutoCloseable {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     Thread.sleep(every);
-                    for (Sale s : sales.current(clock.instant().minus(Duration.ofDays(1)))) {
+                    for (Sale s : sales.recent(clock.instant())) {
                         Reconciler.Report r = reconciler.reconcile(s, false, grace);
                         if (!r.actions().isEmpty()) {
                             LOG.log(System.Logger.Level.WARNING, "reconciled sale " + s.id() + ": " + r.actions());

@@ -1,75 +1,85 @@
 package dev.seckill.admin;
 
-import dev.seckill.http.Answers;
 import dev.seckill.order.OrderRepository;
+import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.purchase.StockReserver;
+import dev.seckill.sale.DbStock;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleStock;
+import dev.seckill.sale.StockChange;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Compares a sale's Redis state (remaining, buyers -> order id) with MySQL (stock, orders) once the writer has
- * caught up, and repairs what a crash or a data loss left behind (DESIGN.md, "What a crash can do"):
- * <ul>
- *   <li>Redis keys missing: rebuilt from the DB (buyers from the orders, remaining = total - orders); until then
- *   purchases of the sale answer 503, because purchase.lua finds no keys;</li>
- *   <li>a buyer in Redis with no DB order, older than the grace period (longer than the producer's delivery
- *   timeout, so an event a dying service did hand to Kafka has landed): the service died between the script and
- *   the Kafka ack; the unit goes back;</li>
- *   <li>a DB order with no buyer mark (Redis lost data): the mark is put back;</li>
- *   <li>then remaining is set to total - buyers inside Redis (atomic with purchases), and a DB stock that
- *   disagrees with the written orders is repaired.</li>
- * </ul>
- * A dry run reports the same actions without doing them.
+ * Compares a sale's Redis state (remaining, buyers -> order id) with the database (stock, orders) once the writer
+ * has caught up, and repairs what a crash or a data loss left behind (docs/contract.md, what a crash can do). The
+ * steps, in order:
+ * <ol>
+ *   <li>rebuild: Redis keys missing: buyers from the DB orders, then remaining = total - orders (until then
+ *   purchases of the sale answer 503, because purchase.lua finds no keys);</li>
+ *   <li>release: a buyer in Redis with no DB order, older than the grace period (longer than the producer's
+ *   delivery timeout, so an event a dying service did hand to Kafka has landed): the service died between the
+ *   script and the Kafka ack; the unit goes back;</li>
+ *   <li>mark: a DB order with no buyer mark (Redis lost data): the mark is put back;</li>
+ *   <li>conserve: remaining = total - buyers, set inside Redis (atomic with purchases);</li>
+ *   <li>DB stock: a stock column that disagrees with the written orders is repaired.</li>
+ * </ol>
+ * A dry run runs the same steps on {@link DryRunRepairs}: it reports the same actions without doing them.
  */
 public final class Reconciler {
 
     private final SaleRepository sales;
     private final SaleStock stock;
     private final OrderRepository orders;
-    private final StockReserver reserver;
     private final ConsumerLag lag;
     private final Clock clock;
     private final Duration minGrace;
+    private final Repairs live;
 
     public Reconciler(SaleRepository sales, SaleStock stock, OrderRepository orders, StockReserver reserver,
-                      ConsumerLag lag, Clock clock, Duration minGrace) {
+                      ConsumerLag lag, Clock clock, DeliveryTimeout delivery) {
         this.sales = sales;
         this.stock = stock;
         this.orders = orders;
-        this.reserver = reserver;
         this.lag = lag;
         this.clock = clock;
-        this.minGrace = minGrace;
+        this.minGrace = delivery.settled();
+        this.live = new LiveRepairs(stock, reserver, sales);
     }
 
-    /** The smallest grace period allowed: longer than the producer's delivery timeout. */
+    /** The smallest grace period allowed: a send older than this has landed in Kafka or failed. */
     public Duration minGrace() {
         return minGrace;
     }
 
-    /** One repair (or its plan, for a dry run). */
-    public record Action(String action, Long userId, String orderId, String detail) {
+    /** What one repair is (or would be, in a dry run). */
+    public enum Kind { REBUILT, RELEASED, MARKED, STOCK_SET, DB_STOCK_SET }
+
+    /** One repair; {@code userId} and {@code orderId} are set for the repairs of one buyer. */
+    public record Action(Kind kind, Long userId, String orderId, String detail) {
+
+        static Action of(Kind kind, String detail) {
+            return new Action(kind, null, null, detail);
+        }
     }
 
     /** What reconcile found and did; {@code writerLag > 0} means it did nothing and must be retried. */
-    public record Report(long saleId, boolean dryRun, long writerLag, int pending, List<Action> actions) {
+    public record Report(long saleId, boolean dryRun, long writerLag, int pendingBuyers, List<Action> actions) {
 
         public boolean writerBehind() {
             return writerLag > 0;
         }
+    }
 
-        public Map<String, Object> json() {
-            return Answers.body("code", writerBehind() ? "WRITER_BEHIND" : "RECONCILED", "saleId", saleId,
-                    "dryRun", dryRun, "writerLag", writerLag, "pendingBuyers", pending, "actions", actions);
-        }
+    /** The release step's result: what it released, and the young reservations it left alone. */
+    private record Releases(List<Action> actions, int pending) {
     }
 
     public Report reconcile(Sale sale, boolean dryRun, Duration grace) {
@@ -80,69 +90,75 @@ public final class Reconciler {
         if (behind > 0) {
             return new Report(sale.id(), dryRun, behind, 0, List.of());
         }
-        List<Action> actions = new ArrayList<>();
+        Repairs repairs = dryRun ? new DryRunRepairs(stock) : live;
         Map<Long, Long> written = orders.ordersOfSale(sale.id());
+        List<Action> actions = new ArrayList<>();
         int pending = 0;
         if (!stock.keysPresent(sale.id())) {
-            actions.add(new Action("REBUILT", null, null, "stock and window from the DB, "
-                    + written.size() + " buyers from its orders"));
-            if (!dryRun) {
-                written.forEach((user, order) -> stock.markBuyer(sale.id(), user, order));
-                stock.preheat(sale, sale.stockTotal() - written.size());
-            }
+            actions.add(rebuild(sale, written, repairs));
         } else {
             Map<Long, Long> buyers = stock.buyerOrders(sale.id());
-            long now = clock.millis();
-            int released = 0;
-            int marked = 0;
-            for (var b : buyers.entrySet()) {
-                if (written.containsKey(b.getKey())) {
-                    continue;
-                }
-                long age = now - OrderIds.createdAt(b.getValue()).toEpochMilli();
-                if (age < grace.toMillis()) {
-                    pending++;
-                    continue;
-                }
-                actions.add(new Action("RELEASED", b.getKey(), Long.toString(b.getValue()),
-                        "reserved " + age / 1000 + " s ago, never written: its unit goes back"));
-                released++;
-                if (!dryRun) {
-                    reserver.compensate(sale.id(), b.getKey(), b.getValue());
-                }
-            }
-            for (var w : written.entrySet()) {
-                if (!buyers.containsKey(w.getKey())) {
-                    actions.add(new Action("MARKED", w.getKey(), Long.toString(w.getValue()),
-                            "written order had no buyer mark in Redis"));
-                    marked++;
-                    if (!dryRun) {
-                        stock.markBuyer(sale.id(), w.getKey(), w.getValue());
-                    }
-                }
-            }
-            if (dryRun) {
-                // Each release gives its unit back by itself; what conserve.lua would still have to set:
-                long expected = sale.stockTotal() - (buyers.size() - released + marked);
-                Long remaining = stock.remaining(sale.id());
-                if (remaining != null && remaining + released != expected) {
-                    actions.add(new Action("STOCK_SET", null, null,
-                            "remaining " + (remaining + released) + " -> " + expected));
-                }
-            } else {
-                long[] change = stock.conserve(sale);
-                if (change[0] != change[1]) {
-                    actions.add(new Action("STOCK_SET", null, null, "remaining " + change[0] + " -> " + change[1]));
-                }
-            }
+            Releases releases = release(sale.id(), buyers, written, grace, repairs);
+            actions.addAll(releases.actions());
+            pending = releases.pending();
+            actions.addAll(mark(sale.id(), buyers, written, repairs));
+            conserve(sale, repairs).ifPresent(actions::add);
         }
-        long[] db = sales.dbStockAndExpected(sale.id());
-        if (db[0] != db[1]) {
-            actions.add(new Action("DB_STOCK_SET", null, null, "db stock " + db[0] + " -> " + db[1]));
-            if (!dryRun) {
-                sales.repairDbStock(sale.id());
-            }
-        }
+        repairDbStock(sale.id(), repairs).ifPresent(actions::add);
         return new Report(sale.id(), dryRun, 0, pending, actions);
+    }
+
+    private static Action rebuild(Sale sale, Map<Long, Long> written, Repairs repairs) {
+        repairs.rebuild(sale, written);
+        return Action.of(Kind.REBUILT, "stock and window from the DB, " + written.size() + " buyers from its orders");
+    }
+
+    private Releases release(long saleId, Map<Long, Long> buyers, Map<Long, Long> written, Duration grace,
+                             Repairs repairs) {
+        long now = clock.millis();
+        List<Action> actions = new ArrayList<>();
+        int pending = 0;
+        for (var b : buyers.entrySet()) {
+            if (written.containsKey(b.getKey())) {
+                continue;
+            }
+            long age = now - OrderIds.createdAt(b.getValue()).toEpochMilli();
+            if (age < grace.toMillis()) {
+                pending++;
+                continue;
+            }
+            repairs.release(saleId, b.getKey(), b.getValue());
+            actions.add(new Action(Kind.RELEASED, b.getKey(), Long.toString(b.getValue()),
+                    "reserved " + age / 1000 + " s ago, never written: its unit goes back"));
+        }
+        return new Releases(actions, pending);
+    }
+
+    private static List<Action> mark(long saleId, Map<Long, Long> buyers, Map<Long, Long> written, Repairs repairs) {
+        List<Action> actions = new ArrayList<>();
+        for (var w : written.entrySet()) {
+            if (!buyers.containsKey(w.getKey())) {
+                repairs.mark(saleId, w.getKey(), w.getValue());
+                actions.add(new Action(Kind.MARKED, w.getKey(), Long.toString(w.getValue()),
+                        "written order had no buyer mark in Redis"));
+            }
+        }
+        return actions;
+    }
+
+    private static Optional<Action> conserve(Sale sale, Repairs repairs) {
+        StockChange change = repairs.conserve(sale);
+        return change.changed()
+                ? Optional.of(Action.of(Kind.STOCK_SET, "remaining " + change.before() + " -> " + change.after()))
+                : Optional.empty();
+    }
+
+    private Optional<Action> repairDbStock(long saleId, Repairs repairs) {
+        DbStock db = sales.dbStock(saleId);
+        if (db.agrees()) {
+            return Optional.empty();
+        }
+        repairs.repairDbStock(saleId);
+        return Optional.of(Action.of(Kind.DB_STOCK_SET, "db stock " + db.actual() + " -> " + db.expected()));
     }
 }

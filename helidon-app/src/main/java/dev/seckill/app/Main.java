@@ -6,15 +6,18 @@ import dev.seckill.redis.RedisClients;
 import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
-import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
+import io.helidon.webserver.observe.spi.Observer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.redisson.api.RedissonClient;
 
+import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 
-/** Starts the service: config, clients, routing, server. */
+/** Starts the service: config and secrets, clients, routing, server. */
 public final class Main {
 
     private static final System.Logger LOG = System.getLogger(Main.class.getName());
@@ -25,6 +28,16 @@ public final class Main {
     public static void main(String[] args) {
         LogConfig.configureRuntime();
         Config config = Config.create();
+        Clock clock = Clock.systemUTC();
+        Credentials credentials;
+        try {
+            credentials = Credentials.from(config.get("seckill"), clock);
+        } catch (IllegalArgumentException e) {
+            // One line for the operator, before any client or thread exists.
+            System.err.println("seckill service refuses to start: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
 
         HikariDataSource db = Database.pool(config.get("db"));
         Database.migrate(db);
@@ -34,18 +47,13 @@ public final class Main {
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000));
         // Observers first: metrics configures the global registry, and meters must be registered after that.
-        ObserveFeature observe = ObserveFeature.builder()
-                .addObserver(DependencyChecks.observer(redis, kafkaAdmin, db))
-                .addObserver(MetricsObserver.builder().build())
-                .build();
-        Wiring wiring = Wiring.create(config, redis, kafkaAdmin, db);
+        List<Observer> observers = List.of(DependencyChecks.observer(redis, kafkaAdmin, db),
+                MetricsObserver.builder().build());
+        Wiring wiring = Wiring.create(config, credentials, clock, redis, kafkaAdmin, db);
 
-        WebServer server = WebServer.builder()
-                .config(config.get("server"))
-                .addFeature(observe)
-                .routing(wiring::routing)
-                .build()
-                .start();
+        WebServerConfig.Builder builder = WebServer.builder().config(config.get("server"));
+        Listeners.apply(builder, config.get("admin"), wiring.routes(), observers);
+        WebServer server = builder.build().start();
         if (!server.isRunning()) {
             // Helidon logs a failed bind and returns: a service nobody can reach must not linger.
             LOG.log(System.Logger.Level.ERROR, "failed to start the HTTP server; exiting");
@@ -59,6 +67,7 @@ public final class Main {
             redis.shutdown();
             db.close();
         }, "seckill-shutdown"));
-        LOG.log(System.Logger.Level.INFO, "seckill service listening on http://127.0.0.1:" + server.port());
+        LOG.log(System.Logger.Level.INFO, "seckill service listening on http://127.0.0.1:" + server.port()
+                + " (public /api), admin and observe on port " + server.port(Listeners.ADMIN));
     }
 }

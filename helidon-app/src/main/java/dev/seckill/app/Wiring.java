@@ -5,15 +5,15 @@ import dev.seckill.admin.AdminService;
 import dev.seckill.admin.ConsumerLag;
 import dev.seckill.admin.PeriodicReconcile;
 import dev.seckill.admin.Reconciler;
+import dev.seckill.admin.SaleAudit;
 import dev.seckill.event.OrderEvent;
-import dev.seckill.http.Answers;
-import dev.seckill.http.ErrorHandlers;
-import io.helidon.http.Status;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.LoginService;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.order.OrderRepository;
 import dev.seckill.order.OrderService;
+import dev.seckill.order.QueuedOrders;
+import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.OrderIds;
@@ -21,6 +21,7 @@ import dev.seckill.purchase.OrderPublisher;
 import dev.seckill.purchase.PurchaseMetrics;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
+import dev.seckill.purchase.RedisStockReserver;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
 import dev.seckill.redis.Keys;
@@ -31,7 +32,6 @@ import dev.seckill.sale.SaleService;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.SaleViews;
 import io.helidon.config.Config;
-import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.clients.admin.Admin;
 import org.redisson.api.RedissonClient;
@@ -41,37 +41,27 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Builds the services from config and clients, and lays out the routes. Constructors only, no container. */
+/** Builds the services from config and clients, and hands them to the route table. Constructors only, no container. */
 final class Wiring implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Wiring.class.getName());
 
     private final OrderPublisher publisher;
     private final PeriodicReconcile periodic;
-    private final SaleService sales;
-    private final PurchaseService purchases;
-    private final OrderService orders;
-    private final AdminService admin;
-    private final LoginService login;
+    private final Routes routes;
 
-    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, SaleService sales, PurchaseService purchases, OrderService orders,
-                   AdminService admin, LoginService login) {
+    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, Routes routes) {
         this.publisher = publisher;
         this.periodic = periodic;
-        this.sales = sales;
-        this.purchases = purchases;
-        this.orders = orders;
-        this.admin = admin;
-        this.login = login;
+        this.routes = routes;
     }
 
-    static Wiring create(Config config, RedissonClient redis, Admin kafkaAdmin, DataSource db) {
-        Clock clock = Clock.systemUTC();
+    static Wiring create(Config config, Credentials credentials, Clock clock, RedissonClient redis, Admin kafkaAdmin,
+                         DataSource db) {
         Config app = config.get("seckill");
-        String secret = app.get("token.secret").asString().orElse("");
-        TokenSigner signer = new TokenSigner(secret, Duration.ofSeconds(app.get("token.ttl-seconds").asLong().orElse(86400L)), clock);
+        TokenSigner signer = credentials.signer();
         Authenticator auth = new Authenticator(signer);
-        AdminAuth adminAuth = new AdminAuth(app.get("admin.token").asString().orElse(""));
+        AdminAuth adminAuth = credentials.admin();
         if (!adminAuth.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");
         }
@@ -87,43 +77,36 @@ final class Wiring implements AutoCloseable {
         LimiterSettings limiter = new LimiterSettings(app.get("limiter.rate").asDouble().orElse(1.0),
                 app.get("limiter.burst").asInt().orElse(3));
         PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
-        OrderPublisher publisher = OrderPublisher.create(config.get("kafka"));
-        StockReserver reserver = new StockReserver(scripts, limiter);
+        DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
+        OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery);
+        StockReserver reserver = new RedisStockReserver(scripts, limiter);
         Purchaser purchaser = new Purchaser(reserver, publisher,
                 new OrderIds(clock, nodeId(app, redis)),
                 new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L)),
-                new EdgeFlags(app.get("edge.admin").asString().orElse("")), metrics, clock);
+                new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry), metrics, clock);
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
                 config.get("kafka.writer-group").asString().orElse("seckill-writer"));
-        // Reconcile may only release a reservation after any event for it must have landed in Kafka.
-        Duration minGrace = Duration.ofMillis(config.get("kafka.delivery-timeout-ms").asLong().orElse(5000L) + 1000);
+        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, lag, clock, delivery);
         Duration grace = Duration.ofSeconds(app.get("reconcile.grace-seconds").asLong().orElse(30L));
-        if (grace.compareTo(minGrace) < 0) {
+        if (grace.compareTo(reconciler.minGrace()) < 0) {
             throw new IllegalArgumentException("seckill.reconcile.grace-seconds must exceed kafka.delivery-timeout-ms");
         }
-        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, lag, clock, minGrace);
         long every = app.get("reconcile.interval").asLong().orElse(0L);
         PeriodicReconcile periodic = every > 0
                 ? PeriodicReconcile.start(reconciler, saleRepository, clock, Duration.ofSeconds(every), grace) : null;
-        return new Wiring(publisher, periodic,
+        Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),
-                new OrderService(auth, orderRepository, saleRepository, redis, clock),
-                new AdminService(adminAuth, saleRepository, catalog, stock, views, orderRepository, lag, reconciler, grace),
+                new OrderService(auth, orderRepository, new QueuedOrders(saleRepository, stock::buyerOrder, clock)),
+                new AdminService(adminAuth, saleRepository, catalog, stock, views,
+                        new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, grace),
                 app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null);
+        return new Wiring(publisher, periodic, routes);
     }
 
-    void routing(HttpRouting.Builder routing) {
-        ErrorHandlers.register(routing);
-        // A trivial route (no dependency touched): the benchmark's ceiling for "the edge proxying the service".
-        routing.get("/api/ping", (req, res) -> Answers.json(res, Status.OK_200, Answers.body("code", "OK")));
-        routing.register("/api/sales", sales, purchases)
-                .register("/api/orders", orders)
-                .register("/admin", admin);
-        if (login != null) {
-            routing.register("/api/login", login);
-        }
+    Routes routes() {
+        return routes;
     }
 
     /**

@@ -4,12 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Writes JSON answers. Every error body has a stable upper-case {@code code} and a {@code message} for people. */
+/**
+ * Writes JSON answers. Every error body has a stable upper-case {@code code}, a fixed {@code message} for people
+ * (never an exception's or a driver's text) and the {@code requestId} its log lines carry.
+ */
 public final class Answers {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,13 +38,16 @@ public final class Answers {
         res.send(bytes);
     }
 
-    /** An error body: {@code {"code":..., "message":..., extra...}}. */
-    public static Map<String, Object> error(String code, String message) {
-        return body("code", code, "message", message);
+    /** An error body: {@code {"code":..., "message":..., extra..., "requestId":...}}. */
+    public static Map<String, Object> error(ServerRequest req, String code, String message, Object... extra) {
+        Map<String, Object> m = body("code", code, "message", message);
+        m.putAll(body(extra));
+        m.put("requestId", RequestIds.of(req));
+        return m;
     }
 
-    public static void error(ServerResponse res, Status status, String code, String message) {
-        json(res, status, error(code, message));
+    public static void error(ServerRequest req, ServerResponse res, Status status, String code, String message) {
+        json(res, status, error(req, code, message));
     }
 
     /** A JSON object body with its fields in the given order: {@code body("code", "QUEUED", "orderId", id)}. */
@@ -50,14 +57,5 @@ public final class Answers {
             m.put((String) keyValues[i], keyValues[i + 1]);
         }
         return m;
-    }
-
-    /** Parses a positive id from a path parameter; 400 naming the field when it is not a number. */
-    public static long id(String raw, String field) {
-        try {
-            return Long.parseLong(raw);
-        } catch (NumberFormatException e) {
-            throw new BadRequest(field, field + " must be an integer");
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.seckill.http;
 
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.failure.InvalidInput;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.RequestException;
@@ -11,70 +13,98 @@ import org.apache.kafka.common.KafkaException;
 import org.redisson.client.RedisException;
 
 import java.sql.SQLException;
-import java.util.Map;
 
 /**
  * The one place where exceptions become answers. Business outcomes are values, not exceptions; what arrives here
- * is bad input (400), an infrastructure failure (503 with Retry-After: the purchase path fails closed), or a bug.
+ * is bad input (400), a refusal of the server itself (404, 405, 413...), an infrastructure failure (503 with
+ * Retry-After: the purchase path fails closed), or a bug (500). Clients get fixed messages and the request id;
+ * what actually happened (driver, SQL, framework text) goes to the log under that id, and nowhere else.
  */
 public final class ErrorHandlers {
 
     private static final System.Logger LOG = System.getLogger(ErrorHandlers.class.getName());
     /** Seconds a client should wait after a dependency failure. */
-    public static final int UNAVAILABLE_RETRY_AFTER = 1;
+    static final int UNAVAILABLE_RETRY_AFTER = 1;
 
     private ErrorHandlers() {
     }
 
     public static void register(HttpRouting.Builder routing) {
-        routing.error(BadRequest.class, ErrorHandlers::badRequest)
+        routing.error(InvalidInput.class, ErrorHandlers::invalidInput)
                 .error(RequestException.class, (req, res, e) -> byStatus(req, res, e.status(), e))
                 .error(HttpException.class, (req, res, e) -> byStatus(req, res, e.status(), e))
-                .error(Unavailable.class, (req, res, e) -> unavailable(res, e.getMessage()))
-                .error(RedisException.class, (req, res, e) -> unavailable(res, "Redis is unavailable"))
-                .error(KafkaException.class, (req, res, e) -> unavailable(res, "Kafka is unavailable"))
+                .error(DependencyUnavailable.class, ErrorHandlers::unavailable)
+                .error(RedisException.class, ErrorHandlers::unavailable)
+                .error(KafkaException.class, ErrorHandlers::unavailable)
                 .error(Exception.class, ErrorHandlers::other);
     }
 
-    public static void unavailable(ServerResponse res, String message) {
+    /** Our own message naming the field is safe to show; a cause (a parser's text) is only logged. */
+    private static void invalidInput(ServerRequest req, ServerResponse res, InvalidInput e) {
+        if (e.getCause() != null) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "request " + RequestIds.of(req) + ": bad " + e.field() + ": "
+                    + causes(e));
+        }
+        Answers.json(res, Status.BAD_REQUEST_400, Answers.error(req, "BAD_REQUEST", e.getMessage(), "field", e.field()));
+    }
+
+    /**
+     * A failed dependency: logged once per request at WARNING without the stack (during an outage every purchase
+     * lands here, and the chain of messages says what failed).
+     */
+    private static void unavailable(ServerRequest req, ServerResponse res, Exception e) {
+        LOG.log(System.Logger.Level.WARNING, () -> "request " + RequestIds.of(req) + ": failed to answer "
+                + route(req) + ", a dependency is unavailable: " + causes(e));
         res.header(HeaderNames.RETRY_AFTER, Integer.toString(UNAVAILABLE_RETRY_AFTER));
-        Answers.error(res, Status.SERVICE_UNAVAILABLE_503, "UNAVAILABLE", message);
+        Answers.error(req, res, Status.SERVICE_UNAVAILABLE_503, "UNAVAILABLE",
+                "a service this request needs is unavailable; try again shortly");
     }
 
-    private static void badRequest(ServerRequest req, ServerResponse res, BadRequest e) {
-        Map<String, Object> body = Answers.error("BAD_REQUEST", e.getMessage());
-        body.put("field", e.field());
-        Answers.json(res, Status.BAD_REQUEST_400, body);
-    }
-
-    /** Helidon's own refusals (no route, wrong method, payload too large, unparseable content) as JSON. */
+    /** Helidon's own refusals (no route, wrong method, payload too large, unparseable request) as JSON. */
     private static void byStatus(ServerRequest req, ServerResponse res, Status status, Exception e) {
         if (status.code() >= 500) {
             other(req, res, e);
             return;
         }
-        String code = switch (status.code()) {
-            case 404 -> "NOT_FOUND";
-            case 405 -> "METHOD_NOT_ALLOWED";
-            case 413 -> "PAYLOAD_TOO_LARGE";
-            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
-            default -> "BAD_REQUEST";
+        // Client mistakes and probes: the detail only at DEBUG, so a flood of them cannot flood the log.
+        LOG.log(System.Logger.Level.DEBUG, () -> "request " + RequestIds.of(req) + ": refused " + route(req) + " with "
+                + status.code() + ": " + e.getMessage());
+        Refusal r = switch (status.code()) {
+            case 404 -> new Refusal("NOT_FOUND", "no such route");
+            case 405 -> new Refusal("METHOD_NOT_ALLOWED", "method not allowed on this route");
+            case 413 -> new Refusal("PAYLOAD_TOO_LARGE", "the body is too large");
+            case 415 -> new Refusal("UNSUPPORTED_MEDIA_TYPE", "unsupported content type");
+            default -> new Refusal("BAD_REQUEST", "malformed request");
         };
-        String message = status.code() == 404 ? "no such route: " + req.prologue().method().text() + " " + req.path().path()
-                : e.getMessage() == null ? status.reasonPhrase() : e.getMessage();
-        Answers.error(res, status, code, message);
+        Answers.error(req, res, status, r.code(), r.message());
+    }
+
+    /** The code and fixed message of one of the server's own refusals. */
+    private record Refusal(String code, String message) {
     }
 
     private static void other(ServerRequest req, ServerResponse res, Exception e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-            if (root instanceof RedisException || root instanceof KafkaException || root instanceof SQLException) {
-                unavailable(res, "a dependency is unavailable");
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c instanceof RedisException || c instanceof KafkaException || c instanceof SQLException) {
+                unavailable(req, res, e);
                 return;
             }
         }
-        LOG.log(System.Logger.Level.ERROR, "failed to answer " + req.path().path() + ": " + e, e);
-        Answers.error(res, Status.INTERNAL_SERVER_ERROR_500, "INTERNAL", "unexpected error");
+        LOG.log(System.Logger.Level.ERROR, "request " + RequestIds.of(req) + ": failed to answer " + route(req)
+                + ": " + e, e);
+        Answers.error(req, res, Status.INTERNAL_SERVER_ERROR_500, "INTERNAL", "unexpected error");
+    }
+
+    private static String route(ServerRequest req) {
+        return req.prologue().method().text() + " " + req.path().absolute().path();
+    }
+
+    /** The messages of an exception and its causes, outermost first. */
+    private static String causes(Throwable e) {
+        StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            s.append(" <- ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
+        }
+        return s.toString();
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seckill.failure.InvalidInput;
 import io.helidon.webserver.http.ServerRequest;
 
 /** Reads a request body as JSON whatever its Content-Type says; anything unreadable is a 400 on {@code body}. */
@@ -22,10 +23,10 @@ public final class JsonBody {
             raw = req.content().as(byte[].class);
         } catch (RuntimeException e) {
             // Broken framing (bad chunk sizes, a short body): the request is malformed, not the server.
-            throw new BadRequest("body", "body could not be read: " + e.getMessage());
+            throw new InvalidInput("body", "body could not be read", e);
         }
         if (raw.length > maxBytes) {
-            throw new BadRequest("body", "body must be at most " + maxBytes + " bytes");
+            throw new InvalidInput("body", "body must be at most " + maxBytes + " bytes");
         }
         if (raw.length == 0) {
             return null;
@@ -34,10 +35,10 @@ public final class JsonBody {
         try {
             node = JSON.readTree(raw);
         } catch (Exception e) {
-            throw new BadRequest("body", "body must be a JSON object");
+            throw new InvalidInput("body", "body must be a JSON object", e);
         }
         if (node == null || !node.isObject()) {
-            throw new BadRequest("body", "body must be a JSON object");
+            throw new InvalidInput("body", "body must be a JSON object");
         }
         return node;
     }

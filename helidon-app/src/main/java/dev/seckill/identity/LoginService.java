@@ -2,7 +2,7 @@ package dev.seckill.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.http.Answers;
-import dev.seckill.http.BadRequest;
+import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.JsonBody;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -38,7 +38,7 @@ public final class LoginService implements HttpService {
         JsonNode body = JsonBody.read(req, MAX_BODY);
         JsonNode name = body == null ? null : body.get("name");
         if (name == null || !name.isTextual() || name.asText().isBlank() || name.asText().length() > 64) {
-            throw new BadRequest("name", "name must be a string of 1 to 64 characters");
+            throw new InvalidInput("name", "name must be a string of 1 to 64 characters");
         }
         long userId = userIdOf(name.asText().strip());
         Answers.json(res, Status.OK_200, Answers.body("userId", userId, "name", name.asText().strip(),

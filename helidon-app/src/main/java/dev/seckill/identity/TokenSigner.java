@@ -19,16 +19,20 @@ public final class TokenSigner {
 
     private static final String VERSION = "v1";
     private static final String ALGORITHM = "HmacSHA256";
+    /** As long as the HMAC-SHA256 output: a shorter secret is the weakest part of the signature. */
+    public static final int MIN_SECRET_BYTES = 32;
 
     private final SecretKeySpec key;
     private final Duration ttl;
     private final Clock clock;
 
     public TokenSigner(String secret, Duration ttl, Clock clock) {
-        if (secret == null || secret.length() < 16) {
-            throw new IllegalArgumentException("the token secret must be at least 16 characters (seckill.token.secret)");
+        byte[] raw = secret == null ? new byte[0] : secret.getBytes(StandardCharsets.UTF_8);
+        if (raw.length < MIN_SECRET_BYTES) {
+            throw new IllegalArgumentException("the token secret (seckill.token.secret, SECKILL_TOKEN_SECRET) must be at "
+                    + "least " + MIN_SECRET_BYTES + " bytes, it has " + raw.length);
         }
-        this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM);
+        this.key = new SecretKeySpec(raw, ALGORITHM);
         this.ttl = ttl;
         this.clock = clock;
     }

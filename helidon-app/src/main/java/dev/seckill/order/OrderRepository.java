@@ -1,6 +1,6 @@
 package dev.seckill.order;
 
-import dev.seckill.http.Unavailable;
+import dev.seckill.failure.DependencyUnavailable;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Reads orders the batch writer has written (the service never writes them). */
-public final class OrderRepository {
+public final class OrderRepository implements OrderSource {
 
     private final DataSource db;
 
@@ -20,20 +20,17 @@ public final class OrderRepository {
         this.db = db;
     }
 
-    /** A written order: (sale, user) and price. */
-    public record Row(long orderId, long saleId, long userId, long priceCents) {
-    }
-
-    public Optional<Row> find(long orderId) {
+    @Override
+    public Optional<WrittenOrder> find(long orderId) {
         String sql = "SELECT order_id, sale_id, user_id, price_cents FROM seckill_order WHERE order_id = ?";
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, orderId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new Row(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
+                return rs.next() ? Optional.of(new WrittenOrder(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
                         : Optional.empty();
             }
         } catch (SQLException e) {
-            throw new Unavailable("failed to read the order: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to read the order: " + e.getMessage(), e);
         }
     }
 
@@ -50,7 +47,7 @@ public final class OrderRepository {
                 return out;
             }
         } catch (SQLException e) {
-            throw new Unavailable("failed to read the sale's orders: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to read the sale's orders: " + e.getMessage(), e);
         }
     }
 
@@ -64,7 +61,7 @@ public final class OrderRepository {
                 return rs.getLong(1);
             }
         } catch (SQLException e) {
-            throw new Unavailable("failed to count orders: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to count orders: " + e.getMessage(), e);
         }
     }
 }

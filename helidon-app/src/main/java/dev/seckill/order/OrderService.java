@@ -1,21 +1,18 @@
 package dev.seckill.order;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
-import dev.seckill.redis.Keys;
 import dev.seckill.sale.Sale;
-import dev.seckill.sale.SaleRepository;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import org.redisson.api.RedissonClient;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * {@code GET /api/orders/{orderId}}: CONFIRMED when the writer has written it, QUEUED while it is reserved in
@@ -24,18 +21,13 @@ import java.util.Optional;
 public final class OrderService implements HttpService {
 
     private final Authenticator auth;
-    private final OrderRepository orders;
-    private final SaleRepository sales;
-    private final RedissonClient redis;
-    private final Clock clock;
+    private final OrderSource orders;
+    private final QueuedOrders queued;
 
-    public OrderService(Authenticator auth, OrderRepository orders, SaleRepository sales, RedissonClient redis,
-                        Clock clock) {
+    public OrderService(Authenticator auth, OrderSource orders, QueuedOrders queued) {
         this.auth = auth;
         this.orders = orders;
-        this.sales = sales;
-        this.redis = redis;
-        this.clock = clock;
+        this.queued = queued;
     }
 
     @Override
@@ -44,36 +36,34 @@ public final class OrderService implements HttpService {
     }
 
     private void status(ServerRequest req, ServerResponse res) {
-        long orderId = Answers.id(req.path().pathParameters().get("orderId"), "orderId");
+        OptionalLong id = Ids.param(req, "orderId");
+        if (id.isEmpty()) {
+            notFound(req, res);
+            return;
+        }
+        long orderId = id.getAsLong();
         Optional<User> user = auth.user(req);
         if (user.isEmpty()) {
-            Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
+            Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
+                    "a valid Authorization: Bearer token is required");
             return;
         }
         long userId = user.get().id();
-        Optional<OrderRepository.Row> written = orders.find(orderId).filter(r -> r.userId() == userId);
+        Optional<WrittenOrder> written = orders.find(orderId).filter(r -> r.userId() == userId);
         if (written.isPresent()) {
-            OrderRepository.Row r = written.get();
-            Answers.json(res, Status.OK_200, body(orderId, "CONFIRMED", r.saleId(), userId));
+            Answers.json(res, Status.OK_200, body(orderId, "CONFIRMED", written.get().saleId(), userId));
             return;
         }
-        Optional<Sale> queuedIn = queuedIn(orderId, userId);
+        Optional<Sale> queuedIn = queued.saleOf(orderId, userId);
         if (queuedIn.isPresent()) {
             Answers.json(res, Status.OK_200, body(orderId, "QUEUED", queuedIn.get().id(), userId));
             return;
         }
-        Answers.error(res, Status.NOT_FOUND_404, "ORDER_NOT_FOUND", "no order " + orderId);
+        notFound(req, res);
     }
 
-    /**
-     * The sale in whose Redis buyers this user's order id is recorded, among sales that ended less than a day ago
-     * (few sales run at once, and the writer confirms orders within seconds).
-     */
-    private Optional<Sale> queuedIn(long orderId, long userId) {
-        String id = Long.toString(orderId);
-        return sales.current(clock.instant().minus(Duration.ofDays(1))).stream()
-                .filter(s -> id.equals(redis.getMap(Keys.buyers(s.id())).get(Long.toString(userId))))
-                .findFirst();
+    private static void notFound(ServerRequest req, ServerResponse res) {
+        Answers.error(req, res, Status.NOT_FOUND_404, "ORDER_NOT_FOUND", "no such order");
     }
 
     private static Object body(long orderId, String status, long saleId, long userId) {

@@ -1,39 +1,61 @@
 package dev.seckill.purchase;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * Clears the edge's sold-out flag of a sale when stock comes back (loopback admin location of the edge). Best
- * effort and asynchronous: the flag has a TTL anyway, so a lost call only delays the reopening by that TTL.
+ * Clears the edges' sold-out flag of a sale when stock comes back (the loopback admin location of each edge). Best
+ * effort and asynchronous: the flag has a TTL anyway, so a lost call only delays the reopening by that TTL. A call
+ * that fails or is refused is logged and counted ({@value #FAILED}), so a misconfigured edge address shows.
  */
 public final class EdgeFlags {
 
+    static final String FAILED = "seckill.edge.flag.clear.failed";
     private static final System.Logger LOG = System.getLogger(EdgeFlags.class.getName());
 
-    private final String base;
+    private final List<String> bases;
     private final HttpClient http;
+    private final Counter failures;
 
-    /** @param base the edge admin base URL, e.g. http://127.0.0.1:8080; empty disables the calls */
-    public EdgeFlags(String base) {
-        this.base = base == null ? "" : base.replaceAll("/+$", "");
-        this.http = this.base.isEmpty() ? null
+    /**
+     * @param bases the edges' admin base URLs, comma-separated (e.g. {@code http://127.0.0.1:8080}); empty disables
+     *              the calls
+     */
+    public EdgeFlags(String bases, MeterRegistry registry) {
+        this.bases = bases == null ? List.of() : Arrays.stream(bases.split(","))
+                .map(String::strip).filter(b -> !b.isEmpty()).map(b -> b.replaceAll("/+$", "")).toList();
+        this.http = this.bases.isEmpty() ? null
                 : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        this.failures = Counter.builder(FAILED)
+                .description("Sold-out flag clears an edge did not confirm (the flag then lasts until its TTL)")
+                .register(registry);
     }
 
     public void clearSoldOut(long saleId) {
-        if (http == null) {
-            return;
+        for (String base : bases) {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/edge/flags/sold-out/" + saleId))
+                    .timeout(Duration.ofSeconds(2)).DELETE().build();
+            http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+                if (e != null) {
+                    failed(base, saleId, e.toString());
+                } else if (r.statusCode() / 100 != 2) {
+                    failed(base, saleId, "the edge answered " + r.statusCode());
+                }
+            });
         }
-        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/edge/flags/sold-out/" + saleId))
-                .timeout(Duration.ofSeconds(2)).DELETE().build();
-        http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
-            if (e != null) {
-                LOG.log(System.Logger.Level.WARNING, "failed to clear the edge sold-out flag of sale " + saleId + ": " + e);
-            }
-        });
+    }
+
+    private void failed(String base, long saleId, String cause) {
+        failures.increment();
+        LOG.log(System.Logger.Level.WARNING, "failed to clear the sold-out flag of sale " + saleId + " at " + base
+                + ": " + cause);
     }
 }

@@ -1,7 +1,7 @@
 package dev.seckill.purchase;
 
 import dev.seckill.event.OrderEvent;
-import dev.seckill.http.Unavailable;
+import dev.seckill.failure.DependencyUnavailable;
 import io.helidon.config.Config;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -23,17 +23,15 @@ public final class OrderPublisher implements AutoCloseable {
     private final String topic;
     private final long waitMillis;
 
-    public OrderPublisher(Producer<String, byte[]> producer, String topic, long deliveryTimeoutMillis) {
+    public OrderPublisher(Producer<String, byte[]> producer, String topic, DeliveryTimeout timeout) {
         this.producer = producer;
         this.topic = topic;
-        // The producer fails the send itself at delivery.timeout.ms; the extra second only guards against a hang.
-        this.waitMillis = deliveryTimeoutMillis + 1000;
+        this.waitMillis = timeout.settled().toMillis();
     }
 
-    public static OrderPublisher create(Config kafka) {
-        int deliveryTimeout = kafka.get("delivery-timeout-ms").asInt().orElse(5000);
-        return new OrderPublisher(new KafkaProducer<>(properties(kafka, deliveryTimeout)),
-                kafka.get("topic").asString().orElse(OrderEvent.TOPIC), deliveryTimeout);
+    public static OrderPublisher create(Config kafka, DeliveryTimeout timeout) {
+        return new OrderPublisher(new KafkaProducer<>(properties(kafka, timeout.millis())),
+                kafka.get("topic").asString().orElse(OrderEvent.TOPIC), timeout);
     }
 
     static Map<String, Object> properties(Config kafka, int deliveryTimeout) {
@@ -61,21 +59,22 @@ public final class OrderPublisher implements AutoCloseable {
     /**
      * Sends the event keyed by sale id and blocks (on a virtual thread) until it is acknowledged.
      *
-     * @throws Unavailable when Kafka did not acknowledge it
+     * @throws DependencyUnavailable when Kafka did not acknowledge it
      */
     public void publish(OrderEvent event) {
         try {
             producer.send(new ProducerRecord<>(topic, event.key(), event.toJson())).get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new Unavailable("failed to publish the order: " + e.getCause().getMessage(), e.getCause());
+            throw new DependencyUnavailable("failed to publish order " + event.orderId(), e.getCause());
         } catch (TimeoutException e) {
-            throw new Unavailable("failed to publish the order: no acknowledgement in " + waitMillis + " ms", e);
+            throw new DependencyUnavailable("failed to publish order " + event.orderId() + ": no acknowledgement in "
+                    + waitMillis + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new Unavailable("interrupted while publishing the order", e);
+            throw new DependencyUnavailable("interrupted while publishing the order", e);
         } catch (RuntimeException e) {
             // send() itself throws when metadata cannot be fetched within max.block.ms (broker down).
-            throw new Unavailable("failed to publish the order: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to publish order " + event.orderId(), e);
         }
     }
 

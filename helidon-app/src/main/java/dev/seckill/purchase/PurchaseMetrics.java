@@ -4,30 +4,25 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Purchase meters: answers by outcome, script and Kafka latency, purchases in flight, failed compensations. */
 public final class PurchaseMetrics {
 
-    private final Map<Answer, Counter> answers = new EnumMap<>(Answer.class);
+    private static final String ANSWERS = "seckill.purchases";
+    private static final String UNAVAILABLE = "UNAVAILABLE";
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> answers = new ConcurrentHashMap<>();
     private final Timer script;
     private final Timer kafka;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Counter compensationFailures;
 
-    /** Every answer a purchase can get, for the outcome tag. */
-    public enum Answer {
-        QUEUED, ALREADY_PURCHASED, SOLD_OUT, SOLD_OUT_LOCAL, NOT_STARTED, SALE_ENDED, RATE_LIMITED,
-        SALE_NOT_FOUND, UNAUTHENTICATED, UNAVAILABLE
-    }
-
     public PurchaseMetrics(MeterRegistry registry) {
-        for (Answer a : Answer.values()) {
-            answers.put(a, Counter.builder("seckill.purchases").tag("outcome", a.name())
-                    .description("Purchase answers by outcome").register(registry));
-        }
+        this.registry = registry;
         script = Timer.builder("seckill.redis.script").description("purchase.lua latency")
                 .publishPercentiles(0.5, 0.99).register(registry);
         kafka = Timer.builder("seckill.kafka.send").description("Order publish latency until the broker's ack")
@@ -38,8 +33,20 @@ public final class PurchaseMetrics {
                 .register(registry);
     }
 
-    public void answered(Answer a) {
-        answers.get(a).increment();
+    /** Counts one answer, tagged by the outcome. */
+    public void answered(PurchaseOutcome outcome) {
+        answer(outcome.tag()).increment();
+    }
+
+    /** Counts one 503: a dependency failed (not an outcome, so it has a tag of its own). */
+    public void unavailable() {
+        answer(UNAVAILABLE).increment();
+    }
+
+    /** A counter appears with its first answer; Micrometer hands back the registered one after that. */
+    private Counter answer(String tag) {
+        return answers.computeIfAbsent(tag, t -> Counter.builder(ANSWERS).tag("outcome", t)
+                .description("Purchase answers by outcome").register(registry));
     }
 
     public Timer script() {

@@ -1,28 +1,58 @@
 package dev.seckill.purchase;
 
-/** What purchase.lua decided; the integer codes are the script's return codes. */
-public enum PurchaseOutcome {
-    QUEUED(0),
-    ALREADY_PURCHASED(1),
-    SOLD_OUT(2),
-    NOT_STARTED(3),
-    SALE_ENDED(4),
-    RATE_LIMITED(5),
-    /** The sale's keys are not in Redis: never answered as SOLD_OUT or with fresh stock, but 503. */
-    MISSING(-1);
+import java.time.Instant;
 
-    private final int code;
+/**
+ * What one purchase attempt comes to, each kind carrying exactly what its answer needs. It is made once (from
+ * purchase.lua's return code by the {@link StockReserver}, or by the checks before the script) and answered once
+ * (the switch of {@link PurchaseService}); metrics count it by {@link #tag()}. A failing dependency is not an
+ * outcome: it is a {@code DependencyUnavailable}, answered 503 by the error handlers.
+ */
+public sealed interface PurchaseOutcome {
 
-    PurchaseOutcome(int code) {
-        this.code = code;
+    /** A unit is reserved for the buyer under {@code orderId}; once published, the order is queued (202). */
+    record Queued(String orderId) implements PurchaseOutcome {
     }
 
-    public static PurchaseOutcome of(long code) {
-        for (PurchaseOutcome o : values()) {
-            if (o.code == code) {
-                return o;
-            }
-        }
-        throw new IllegalStateException("purchase.lua returned unknown code " + code);
+    /** The buyer already has an order in this sale (409), so a retry after a lost answer can show success. */
+    record AlreadyPurchased(String orderId) implements PurchaseOutcome {
+    }
+
+    /** No stock left (410); {@code local}: answered from this instance's flag without asking Redis. */
+    record SoldOut(boolean local) implements PurchaseOutcome {
+    }
+
+    /** The sale is over (410). */
+    record SaleEnded() implements PurchaseOutcome {
+    }
+
+    /** Too early (409): the sale's start, and how long until then for Retry-After. */
+    record NotStarted(Instant startsAt, long waitMillis) implements PurchaseOutcome {
+    }
+
+    /** The buyer's token bucket in this sale is empty (429): how long until the next token. */
+    record RateLimited(long waitMillis) implements PurchaseOutcome {
+    }
+
+    /** No such sale (404). */
+    record SaleNotFound() implements PurchaseOutcome {
+    }
+
+    /** No valid bearer token (401). */
+    record Unauthenticated() implements PurchaseOutcome {
+    }
+
+    /** The metric tag: the answer's code, with SOLD_OUT_LOCAL for the sold-out answers Redis never saw. */
+    default String tag() {
+        return switch (this) {
+            case Queued q -> "QUEUED";
+            case AlreadyPurchased a -> "ALREADY_PURCHASED";
+            case SoldOut s -> s.local() ? "SOLD_OUT_LOCAL" : "SOLD_OUT";
+            case SaleEnded e -> "SALE_ENDED";
+            case NotStarted n -> "NOT_STARTED";
+            case RateLimited r -> "RATE_LIMITED";
+            case SaleNotFound n -> "SALE_NOT_FOUND";
+            case Unauthenticated u -> "UNAUTHENTICATED";
+        };
     }
 }

@@ -1,10 +1,10 @@
 package dev.seckill.purchase;
 
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.Answers;
-import dev.seckill.http.BadRequest;
-import dev.seckill.http.ErrorHandlers;
+import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
-import dev.seckill.http.Unavailable;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
@@ -20,8 +20,9 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
-/** {@code POST /api/sales/{id}/purchase}: answers exactly as the contract table of DESIGN.md. */
+/** {@code POST /api/sales/{id}/purchase}: answers exactly as the contract table of docs/contract.md. */
 public final class PurchaseService implements HttpService {
 
     /** Tells the edge to set its sold-out flag for the sale (read in header_filter_by_lua). */
@@ -52,23 +53,33 @@ public final class PurchaseService implements HttpService {
     }
 
     private void purchase(ServerRequest req, ServerResponse res) {
-        long saleId = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        checkBody(req);
+        OptionalLong saleId = Ids.param(req, "id");
+        PurchaseOutcome outcome;
+        if (saleId.isEmpty()) {
+            outcome = new PurchaseOutcome.SaleNotFound();
+        } else {
+            checkBody(req);
+            outcome = attempt(req, saleId.getAsLong());
+        }
+        metrics.answered(outcome);
+        // An id that does not parse only ever gets SaleNotFound, whose answer names no id.
+        answer(req, res, saleId.orElse(0), outcome);
+    }
+
+    private PurchaseOutcome attempt(ServerRequest req, long saleId) {
         Optional<User> user = auth.user(req);
         if (user.isEmpty()) {
-            answer(res, saleId, PurchaseResult.of(PurchaseMetrics.Answer.UNAUTHENTICATED));
-            return;
+            return new PurchaseOutcome.Unauthenticated();
         }
         Optional<Sale> sale = catalog.find(saleId);
         if (sale.isEmpty()) {
-            answer(res, saleId, PurchaseResult.of(PurchaseMetrics.Answer.SALE_NOT_FOUND));
-            return;
+            return new PurchaseOutcome.SaleNotFound();
         }
         metrics.inFlight().incrementAndGet();
         try {
-            answer(res, saleId, purchaser.attempt(sale.get(), user.get()));
-        } catch (Unavailable e) {
-            metrics.answered(PurchaseMetrics.Answer.UNAVAILABLE);
+            return purchaser.attempt(sale.get(), user.get());
+        } catch (DependencyUnavailable e) {
+            metrics.unavailable();
             throw e;
         } finally {
             metrics.inFlight().decrementAndGet();
@@ -80,47 +91,47 @@ public final class PurchaseService implements HttpService {
         JsonNode body = JsonBody.read(req, MAX_BODY);
         JsonNode q = body == null ? null : body.get("quantity");
         if (q != null && !(q.isIntegralNumber() && q.asLong() == 1)) {
-            throw new BadRequest("quantity", "quantity must be 1: one unit per user");
+            throw new InvalidInput("quantity", "quantity must be 1: one unit per user");
         }
     }
 
     /** The one switch from outcome to status, headers and body. */
-    private void answer(ServerResponse res, long saleId, PurchaseResult r) {
-        metrics.answered(r.answer());
-        switch (r.answer()) {
-            case QUEUED -> {
-                res.header(HeaderNames.LOCATION, "/api/orders/" + r.orderId());
-                Answers.json(res, Status.ACCEPTED_202, Answers.body("code", "QUEUED", "orderId", r.orderId(), "saleId", saleId,
-                        "message", "your order is queued"));
+    private void answer(ServerRequest req, ServerResponse res, long saleId, PurchaseOutcome outcome) {
+        switch (outcome) {
+            case PurchaseOutcome.Queued q -> {
+                res.header(HeaderNames.LOCATION, "/api/orders/" + q.orderId());
+                Answers.json(res, Status.ACCEPTED_202, Answers.body("code", "QUEUED", "orderId", q.orderId(),
+                        "saleId", saleId, "message", "your order is queued"));
             }
-            case ALREADY_PURCHASED -> Answers.json(res, Status.CONFLICT_409, Answers.body("code", "ALREADY_PURCHASED",
-                    "orderId", r.orderId(), "saleId", saleId, "message", "you already bought this sale"));
-            case SOLD_OUT, SOLD_OUT_LOCAL -> {
+            case PurchaseOutcome.AlreadyPurchased a -> Answers.json(res, Status.CONFLICT_409, Answers.body(
+                    "code", "ALREADY_PURCHASED", "orderId", a.orderId(), "saleId", saleId,
+                    "message", "you already bought this sale"));
+            case PurchaseOutcome.SoldOut s -> {
                 res.header(SOLD_OUT_HEADER, "1");
                 Answers.json(res, Status.GONE_410, soldOutBody(saleId));
             }
-            case SALE_ENDED -> Answers.json(res, Status.GONE_410, Answers.body("code", "SALE_ENDED", "saleId", saleId,
-                    "message", "the sale is over"));
-            case NOT_STARTED -> {
-                long seconds = ceilSeconds(r.waitMillis());
+            case PurchaseOutcome.SaleEnded e -> Answers.json(res, Status.GONE_410, Answers.body("code", "SALE_ENDED",
+                    "saleId", saleId, "message", "the sale is over"));
+            case PurchaseOutcome.NotStarted n -> {
+                long seconds = ceilSeconds(n.waitMillis());
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
                 Answers.json(res, Status.CONFLICT_409, Answers.body("code", "NOT_STARTED", "saleId", saleId,
-                        "startsAt", catalog.find(saleId).map(s -> s.startsAt().toString()).orElse(""),
-                        "retryAfter", seconds, "message", "the sale has not started"));
+                        "startsAt", n.startsAt().toString(), "retryAfter", seconds,
+                        "message", "the sale has not started"));
             }
-            case RATE_LIMITED -> {
+            case PurchaseOutcome.RateLimited r -> {
                 long seconds = ceilSeconds(r.waitMillis());
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
                 res.header(LIMIT, Integer.toString(limiter.burst()));
                 res.header(REMAINING, "0");
                 res.header(RESET, Long.toString(seconds));
-                Answers.json(res, Status.TOO_MANY_REQUESTS_429, Answers.body("code", "RATE_LIMITED", "retryAfter", seconds,
-                        "message", "too many attempts; retry after " + seconds + " s"));
+                Answers.json(res, Status.TOO_MANY_REQUESTS_429, Answers.body("code", "RATE_LIMITED",
+                        "retryAfter", seconds, "message", "too many attempts; retry after " + seconds + " s"));
             }
-            case SALE_NOT_FOUND -> Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + saleId);
-            case UNAUTHENTICATED -> Answers.error(res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
-                    "a valid Authorization: Bearer token is required");
-            case UNAVAILABLE -> ErrorHandlers.unavailable(res, "try again shortly");
+            case PurchaseOutcome.SaleNotFound n ->
+                    Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+            case PurchaseOutcome.Unauthenticated u -> Answers.error(req, res, Status.UNAUTHORIZED_401,
+                    "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
         }
     }
 

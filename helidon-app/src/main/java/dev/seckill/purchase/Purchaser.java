@@ -1,18 +1,15 @@
 package dev.seckill.purchase;
 
 import dev.seckill.event.OrderEvent;
-import dev.seckill.http.Unavailable;
+import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
-import org.redisson.client.RedisException;
 
 import java.time.Clock;
 
-import static dev.seckill.purchase.PurchaseMetrics.Answer;
-
 /**
- * One purchase attempt, without HTTP: reserve a unit in Redis, publish the order to Kafka, and give the unit back
- * if the publish fails, so that a 503 never keeps stock and a 202 always has its event in Kafka.
+ * One purchase attempt, without HTTP: reserve a unit, publish the order to Kafka, and give the unit back if the
+ * publish fails, so that a 503 never keeps stock and a 202 always has its event in Kafka.
  */
 public final class Purchaser {
 
@@ -38,44 +35,29 @@ public final class Purchaser {
     }
 
     /**
-     * @throws Unavailable when Redis or Kafka fails (any unit taken has been given back, or reconcile will)
+     * @return the outcome as the reserver decided it; {@code Queued} only once the order is in Kafka
+     * @throws DependencyUnavailable when Redis or Kafka fails (any unit taken has been given back, or reconcile will)
      */
-    public PurchaseResult attempt(Sale sale, User user) {
+    public PurchaseOutcome attempt(Sale sale, User user) {
         if (soldOut.isSoldOut(sale.id())) {
-            return PurchaseResult.of(Answer.SOLD_OUT_LOCAL);
+            return new PurchaseOutcome.SoldOut(true);
         }
         long orderId = ids.next();
         long now = clock.millis();
-        Reservation r;
-        try {
-            r = metrics.script().recordCallable(() -> reserver.reserve(sale.id(), user.id(), orderId, now));
-        } catch (RedisException e) {
-            throw new Unavailable("Redis is unavailable", e);
-        } catch (Exception e) {
-            throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
+        PurchaseOutcome outcome = metrics.script().record(() -> reserver.reserve(sale, user.id(), orderId, now));
+        if (outcome instanceof PurchaseOutcome.Queued) {
+            publish(OrderEvent.of(orderId, sale.id(), user.id(), sale.priceCents(), now));
+        } else if (outcome instanceof PurchaseOutcome.SoldOut) {
+            soldOut.markSoldOut(sale.id());
         }
-        return switch (r.outcome()) {
-            case QUEUED -> publish(sale, user, orderId, now);
-            case ALREADY_PURCHASED -> new PurchaseResult(Answer.ALREADY_PURCHASED, r.existingOrderId(), 0);
-            case SOLD_OUT -> {
-                soldOut.markSoldOut(sale.id());
-                yield PurchaseResult.of(Answer.SOLD_OUT);
-            }
-            case NOT_STARTED -> new PurchaseResult(Answer.NOT_STARTED, null, r.data());
-            case SALE_ENDED -> PurchaseResult.of(Answer.SALE_ENDED);
-            case RATE_LIMITED -> new PurchaseResult(Answer.RATE_LIMITED, null, r.data());
-            // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
-            case MISSING -> throw new Unavailable("sale " + sale.id() + " is being restored; try again shortly");
-        };
+        return outcome;
     }
 
-    private PurchaseResult publish(Sale sale, User user, long orderId, long now) {
-        OrderEvent event = OrderEvent.of(orderId, sale.id(), user.id(), sale.priceCents(), now);
+    private void publish(OrderEvent event) {
         try {
             metrics.kafka().record(() -> publisher.publish(event));
-            return new PurchaseResult(Answer.QUEUED, event.orderId(), 0);
-        } catch (Unavailable e) {
-            giveBack(sale.id(), user.id(), orderId);
+        } catch (DependencyUnavailable e) {
+            giveBack(event.saleId(), event.userId(), event.orderIdValue());
             throw e;
         }
     }

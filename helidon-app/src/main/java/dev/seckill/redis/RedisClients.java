@@ -16,7 +16,13 @@ public final class RedisClients {
         // Scripts and keys are plain strings and integers; the default binary codec would garble Lua arguments.
         cfg.setCodec(StringCodec.INSTANCE);
         int timeout = redis.get("timeout-ms").asInt().orElse(1000);
-        cfg.useSingleServer()
+        var server = cfg.useSingleServer();
+        // Empty: a Redis without AUTH (a bare local one); bin/seckill generates one into the run directory.
+        String password = redis.get("password").asString().orElse("");
+        if (!password.isEmpty()) {
+            server.setPassword(password);
+        }
+        server
                 .setAddress(redis.get("address").asString().orElse("redis://127.0.0.1:16379"))
                 .setTimeout(timeout)
                 .setConnectTimeout(timeout)

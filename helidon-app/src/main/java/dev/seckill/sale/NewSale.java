@@ -1,7 +1,7 @@
 package dev.seckill.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.http.BadRequest;
+import dev.seckill.failure.InvalidInput;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -14,18 +14,18 @@ public record NewSale(String name, long priceCents, int stock, Instant startsAt,
     /** Validates a JSON body; every problem is a 400 naming the field. */
     public static NewSale from(JsonNode body) {
         if (body == null || !body.isObject()) {
-            throw new BadRequest("body", "body must be a JSON object");
+            throw new InvalidInput("body", "body must be a JSON object");
         }
         JsonNode name = body.get("name");
         if (name == null || !name.isTextual() || name.asText().isBlank() || name.asText().length() > 200) {
-            throw new BadRequest("name", "name must be a string of 1 to 200 characters");
+            throw new InvalidInput("name", "name must be a string of 1 to 200 characters");
         }
         long price = integer(body, "priceCents", 0, Long.MAX_VALUE / 2);
         int stock = (int) integer(body, "stock", 1, MAX_STOCK);
         Instant starts = instant(body, "startsAt");
         Instant ends = instant(body, "endsAt");
         if (!ends.isAfter(starts)) {
-            throw new BadRequest("endsAt", "endsAt must be after startsAt");
+            throw new InvalidInput("endsAt", "endsAt must be after startsAt");
         }
         return new NewSale(name.asText().strip(), price, stock, starts, ends);
     }
@@ -33,7 +33,7 @@ public record NewSale(String name, long priceCents, int stock, Instant startsAt,
     private static long integer(JsonNode body, String field, long min, long max) {
         JsonNode n = body.get(field);
         if (n == null || !n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < min || n.asLong() > max) {
-            throw new BadRequest(field, field + " must be an integer from " + min + " to " + max);
+            throw new InvalidInput(field, field + " must be an integer from " + min + " to " + max);
         }
         return n.asLong();
     }
@@ -41,12 +41,12 @@ public record NewSale(String name, long priceCents, int stock, Instant startsAt,
     private static Instant instant(JsonNode body, String field) {
         JsonNode n = body.get(field);
         if (n == null || !n.isTextual()) {
-            throw new BadRequest(field, field + " must be an ISO-8601 instant, e.g. 2030-01-01T10:00:00Z");
+            throw new InvalidInput(field, field + " must be an ISO-8601 instant, e.g. 2030-01-01T10:00:00Z");
         }
         try {
             return Instant.parse(n.asText());
         } catch (DateTimeParseException e) {
-            throw new BadRequest(field, field + " must be an ISO-8601 instant, e.g. 2030-01-01T10:00:00Z");
+            throw new InvalidInput(field, field + " must be an ISO-8601 instant, e.g. 2030-01-01T10:00:00Z");
         }
     }
 }

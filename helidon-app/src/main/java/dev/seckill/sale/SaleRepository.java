@@ -1,6 +1,6 @@
 package dev.seckill.sale;
 
-import dev.seckill.http.Unavailable;
+import dev.seckill.failure.DependencyUnavailable;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /** Sales in MySQL. The service only inserts and reads them; the batch writer owns the stock column. */
 public final class SaleRepository implements SaleSource {
@@ -42,7 +41,7 @@ public final class SaleRepository implements SaleSource {
                 return new Sale(keys.getLong(1), s.name(), s.priceCents(), s.stock(), s.startsAt(), s.endsAt());
             }
         } catch (SQLException e) {
-            throw new Unavailable("failed to insert the sale: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to insert the sale: " + e.getMessage(), e);
         }
     }
 
@@ -52,38 +51,28 @@ public final class SaleRepository implements SaleSource {
         return found.stream().findFirst();
     }
 
-    /** Sales that have not ended, soonest first (at most 100). */
+    @Override
     public List<Sale> current(Instant now) {
         return query("SELECT " + COLUMNS + " FROM sale WHERE ends_at > ? ORDER BY starts_at, id LIMIT 100", utc(now));
     }
 
-    /** The database's remaining stock of a sale (the batch writer decrements it as it writes orders). */
-    public OptionalLong dbStock(long id) {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT stock FROM sale WHERE id = ?")) {
-            ps.setLong(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        } catch (SQLException e) {
-            throw new Unavailable("failed to read the sale's stock: " + e.getMessage(), e);
-        }
-    }
-
     /**
-     * The DB stock of a sale and what it should be (stock_total - written orders), read in one statement so a
-     * concurrent batch write cannot make them disagree.
+     * The DB stock of a sale (the batch writer decrements it as it writes orders) and what it should be
+     * (stock_total - written orders), read in one statement so a concurrent batch write cannot make them disagree.
      */
-    public long[] dbStockAndExpected(long id) {
+    public DbStock dbStock(long id) {
         String sql = "SELECT s.stock, s.stock_total - (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id) "
                 + "FROM sale s WHERE s.id = ?";
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new long[]{rs.getLong(1), rs.getLong(2)};
+                if (!rs.next()) {
+                    throw new IllegalArgumentException("no sale " + id);
+                }
+                return new DbStock(rs.getLong(1), rs.getLong(2));
             }
         } catch (SQLException e) {
-            throw new Unavailable("failed to read the sale's stock: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to read the sale's stock: " + e.getMessage(), e);
         }
     }
 
@@ -103,7 +92,7 @@ public final class SaleRepository implements SaleSource {
             ps.setLong(3, id);
             return ps.executeUpdate() > 0;
         } catch (SQLException e) {
-            throw new Unavailable("failed to repair the sale's stock: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to repair the sale's stock: " + e.getMessage(), e);
         }
     }
 
@@ -115,7 +104,7 @@ public final class SaleRepository implements SaleSource {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
-            throw new Unavailable("failed to read sales: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to read sales: " + e.getMessage(), e);
         }
     }
 
@@ -131,7 +120,7 @@ public final class SaleRepository implements SaleSource {
                 return out;
             }
         } catch (SQLException e) {
-            throw new Unavailable("failed to read sales: " + e.getMessage(), e);
+            throw new DependencyUnavailable("failed to read sales: " + e.getMessage(), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.seckill.sale;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -9,18 +10,18 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /** {@code GET /api/sales} (current sales) and {@code GET /api/sales/{id}}. The edge micro-caches both. */
 public final class SaleService implements HttpService {
 
-    private final SaleRepository repository;
+    private final SaleSource sales;
     private final SaleCatalog catalog;
     private final SaleViews views;
     private final Clock clock;
 
-    public SaleService(SaleRepository repository, SaleCatalog catalog, SaleViews views, Clock clock) {
-        this.repository = repository;
+    public SaleService(SaleSource sales, SaleCatalog catalog, SaleViews views, Clock clock) {
+        this.sales = sales;
         this.catalog = catalog;
         this.views = views;
         this.clock = clock;
@@ -33,16 +34,17 @@ public final class SaleService implements HttpService {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        List<Sale> sales = repository.current(clock.instant());
-        sales.forEach(catalog::remember);
-        List<Map<String, Object>> out = sales.stream().map(views::view).toList();
+        List<Sale> current = sales.current(clock.instant());
+        current.forEach(catalog::remember);
+        List<SaleView> out = current.stream().map(views::view).toList();
         Answers.json(res, Status.OK_200, Answers.body("sales", out, "serverTime", clock.instant().toString()));
     }
 
     private void one(ServerRequest req, ServerResponse res) {
-        long id = Answers.id(req.path().pathParameters().get("id"), "saleId");
-        catalog.find(id).ifPresentOrElse(
+        Optional<Sale> sale = Ids.param(req, "id").stream().boxed()
+                .flatMap(id -> catalog.find(id).stream()).findFirst();
+        sale.ifPresentOrElse(
                 s -> Answers.json(res, Status.OK_200, views.view(s)),
-                () -> Answers.error(res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no sale " + id));
+                () -> Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale"));
     }
 }

@@ -1,12 +1,26 @@
 package dev.seckill.sale;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
-/** Where the catalog loads sales from (the database; a fake in unit tests). */
+/** Where sales are read from (the database; a fake in unit tests). */
 public interface SaleSource {
 
     Optional<Sale> find(long id);
 
     /** The highest sale id that exists, 0 when there is none. */
     long maxId();
+
+    /** Sales that have not ended at {@code now}, soonest first (at most 100). */
+    List<Sale> current(Instant now);
+
+    /**
+     * Sales running or ended less than a day ago: those whose Redis state may still hold reservations that are not
+     * written yet (the writer confirms within seconds; reconcile releases what never arrives).
+     */
+    default List<Sale> recent(Instant now) {
+        return current(now.minus(Duration.ofDays(1)));
+    }
 }

@@ -8,9 +8,10 @@ import org.redisson.api.RedissonClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** A sale's stock in Redis: preheat it, read what remains. */
-public final class SaleStock {
+/** A sale's stock and buyers in Redis: preheat them, read them, and the repairs reconcile makes. */
+public final class SaleStock implements RemainingStock {
 
     private final RedissonClient redis;
     private final ScriptRunner scripts;
@@ -26,7 +27,7 @@ public final class SaleStock {
                 Long.toString(sale.startsAt().toEpochMilli()), Long.toString(sale.endsAt().toEpochMilli())) == 1;
     }
 
-    /** Remaining units, or null when the sale has no stock key (not preheated, or Redis lost it). */
+    @Override
     public Long remaining(long saleId) {
         Object v = redis.getBucket(Keys.stock(saleId)).get();
         return v == null ? null : Long.parseLong(v.toString());
@@ -35,6 +36,11 @@ public final class SaleStock {
     /** Number of buyers recorded in Redis. */
     public long buyers(long saleId) {
         return redis.getMap(Keys.buyers(saleId)).size();
+    }
+
+    /** The order id recorded for a buyer in a sale, if the buyer has one. */
+    public Optional<String> buyerOrder(long saleId, long userId) {
+        return Optional.ofNullable(redis.<String, String>getMap(Keys.buyers(saleId)).get(Long.toString(userId)));
     }
 
     /** Every buyer userId -> orderId (bounded by the sale's stock). */
@@ -58,10 +64,10 @@ public final class SaleStock {
     /**
      * Sets remaining = stock_total - buyers, atomically with purchases (conserve.lua).
      *
-     * @return {before, after}, or {-1, -1} when the stock key is absent
+     * @return remaining before and after; both -1 when the stock key is absent (the sale must be rebuilt instead)
      */
-    public long[] conserve(Sale sale) {
+    public StockChange conserve(Sale sale) {
         List<Object> r = scripts.list(Script.CONSERVE, Keys.conserve(sale.id()), Integer.toString(sale.stockTotal()));
-        return new long[]{((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue()};
+        return new StockChange(((Number) r.get(0)).longValue(), ((Number) r.get(1)).longValue());
     }
 }

@@ -1,31 +1,28 @@
 package dev.seckill.sale;
 
-import dev.seckill.http.Answers;
 import org.redisson.client.RedisException;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 
-/** A sale as clients see it: facts, approximate remaining stock, state, and the server's clock for countdowns. */
+/** Builds what clients see of a sale: facts, approximate remaining stock, state, and the server's clock. */
 public final class SaleViews {
 
     private static final System.Logger LOG = System.getLogger(SaleViews.class.getName());
 
-    private final SaleStock stock;
+    private final RemainingStock stock;
     private final Clock clock;
 
-    public SaleViews(SaleStock stock, Clock clock) {
+    public SaleViews(RemainingStock stock, Clock clock) {
         this.stock = stock;
         this.clock = clock;
     }
 
-    public Map<String, Object> view(Sale s) {
+    public SaleView view(Sale s) {
         Instant now = clock.instant();
         Long remaining = remaining(s.id());
-        return Answers.body("id", s.id(), "name", s.name(), "priceCents", s.priceCents(), "stockTotal", s.stockTotal(),
-                "remaining", remaining, "state", SaleState.of(s, now, remaining).name(),
-                "startsAt", s.startsAt().toString(), "endsAt", s.endsAt().toString(), "serverTime", now.toString());
+        return new SaleView(s.id(), s.name(), s.priceCents(), s.stockTotal(), remaining,
+                SaleState.of(s, now, remaining).name(), s.startsAt().toString(), s.endsAt().toString(), now.toString());
     }
 
     /** Remaining stock, or null when Redis cannot say (the view still answers, without it). */

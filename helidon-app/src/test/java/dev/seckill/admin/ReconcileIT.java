@@ -4,12 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.redis.Keys;
-import dev.seckill.redis.RedisClients;
+import dev.seckill.redis.StackRedis;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,14 +19,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Reconcile repairs each kind of damage DESIGN.md's crash table names, and reports it; a dry run only reports. */
+/** Reconcile repairs each kind of damage the crash table of docs/contract.md names, and reports it; a dry run only reports. */
 class ReconcileIT {
 
     private static final AtomicLong USERS = new AtomicLong(System.nanoTime() % 1_000_000_000L * 1000 + 500_000_000_000L);
@@ -40,7 +37,7 @@ class ReconcileIT {
 
     @BeforeAll
     static void connect() {
-        redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", Stack.get().redisAddress()))));
+        redis = StackRedis.connect();
     }
 
     @AfterAll
@@ -54,7 +51,7 @@ class ReconcileIT {
 
     private long sale(int stock) {
         Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales", "{\"name\":\"rc-" + System.nanoTime()
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"rc-" + System.nanoTime()
                 + "\",\"priceCents\":100,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
                 + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}", "Authorization", admin());
         assertEquals(201, r.status(), r.body());
@@ -79,12 +76,12 @@ class ReconcileIT {
     }
 
     private JsonNode stats(long sale) {
-        return http.get(stack.serviceUrl() + "/admin/sales/" + sale + "/stats", "Authorization", admin()).json();
+        return http.get(stack.adminUrl() + "/admin/sales/" + sale + "/stats", "Authorization", admin()).json();
     }
 
     private JsonNode reconcile(long sale, String query) {
         HttpJson.Response r = Await.value(Duration.ofSeconds(60), () -> {
-            HttpJson.Response x = http.post(stack.serviceUrl() + "/admin/sales/" + sale + "/reconcile" + query, null,
+            HttpJson.Response x = http.post(stack.adminUrl() + "/admin/sales/" + sale + "/reconcile" + query, null,
                     "Authorization", admin());
             return x.status() == 409 ? null : x;
         }, "the writer to catch up so reconcile can run");
@@ -141,7 +138,12 @@ class ReconcileIT {
         redis.getMap(Keys.buyers(sale)).remove(Long.toString(users.get(0)));
         redis.getAtomicLong(Keys.stock(sale)).incrementAndGet();
         assertFalse(stats(sale).path("consistent").asBoolean());
+        JsonNode dry = reconcile(sale, "?dryRun=true");
+        assertEquals(List.of("MARKED", "STOCK_SET"), actions(dry), dry.toString());
+        assertEquals("remaining 4 -> 3", dry.path("actions").get(1).path("detail").asText(),
+                "the dry run predicts what conserve.lua will set after the mark");
         JsonNode r = reconcile(sale, "");
+        assertEquals(dry.path("actions").get(1), r.path("actions").get(1), r.toString());
         assertTrue(actions(r).contains("MARKED"), r.toString());
         assertTrue(actions(r).contains("STOCK_SET"), r.toString());
         JsonNode after = stats(sale);
@@ -192,7 +194,7 @@ class ReconcileIT {
         stack.seckill(STACK_OP, "down", "writer");
         try {
             assertEquals(202, buy(sale, USERS.incrementAndGet()).status());
-            HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales/" + sale + "/reconcile", null,
+            HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales/" + sale + "/reconcile", null,
                     "Authorization", admin());
             assertEquals(409, r.status(), r.body());
             assertEquals("WRITER_BEHIND", r.code());
@@ -205,7 +207,7 @@ class ReconcileIT {
     @Test
     void aGraceShorterThanTheDeliveryTimeoutIsRefused() {
         long sale = sale(1);
-        HttpJson.Response r = http.post(stack.serviceUrl() + "/admin/sales/" + sale + "/reconcile?graceSeconds=1", null,
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales/" + sale + "/reconcile?graceSeconds=1", null,
                 "Authorization", admin());
         assertEquals(400, r.status(), r.body());
         assertEquals("graceSeconds", r.json().path("field").asText());

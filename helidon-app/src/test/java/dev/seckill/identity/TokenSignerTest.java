@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TokenSignerTest {
 
-    private static final String SECRET = "0123456789abcdef0123";
+    private static final String SECRET = "0123456789abcdef0123456789abcdef";
     private final Clock now = Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
     private final TokenSigner signer = new TokenSigner(SECRET, Duration.ofHours(1), now);
 
@@ -30,7 +30,7 @@ class TokenSignerTest {
 
     @Test
     void aTokenSignedWithAnotherSecretIsRejected() {
-        TokenSigner other = new TokenSigner("another-secret-0123456", Duration.ofHours(1), now);
+        TokenSigner other = new TokenSigner("another-secret-0123456789abcdef0123", Duration.ofHours(1), now);
         assertTrue(signer.verify(other.mint(42)).isEmpty());
     }
 
@@ -49,7 +49,12 @@ class TokenSignerTest {
     }
 
     @Test
-    void aShortSecretRefusesToStart() {
+    void aSecretShorterThan32BytesRefusesToStart() {
         assertThrows(IllegalArgumentException.class, () -> new TokenSigner("short", Duration.ofHours(1), now));
+        assertThrows(IllegalArgumentException.class, () -> new TokenSigner("x".repeat(31), Duration.ofHours(1), now));
+        assertThrows(IllegalArgumentException.class, () -> new TokenSigner(null, Duration.ofHours(1), now));
+        new TokenSigner("x".repeat(32), Duration.ofHours(1), now);
+        // Bytes, not characters: 16 two-byte characters are 32 bytes.
+        new TokenSigner("é".repeat(16), Duration.ofHours(1), now);
     }
 }

@@ -1,18 +1,15 @@
 package dev.seckill.purchase;
 
 import dev.seckill.redis.Keys;
-import dev.seckill.redis.RedisClients;
+import dev.seckill.redis.StackRedis;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import java.time.Duration;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,8 +28,7 @@ class DependencyOutageIT {
 
     @BeforeAll
     static void connect() {
-        redis = RedisClients.create(Config.just(ConfigSources.create(
-                Map.of("address", dev.seckill.testkit.Stack.get().redisAddress()))));
+        redis = StackRedis.connect();
     }
 
     @AfterAll

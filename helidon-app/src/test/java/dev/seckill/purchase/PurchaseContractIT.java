@@ -110,14 +110,18 @@ class PurchaseContractIT {
     }
 
     @Test
-    void unknownSaleAnswers404AndMalformedIdsAnswer400NamingTheField() {
+    void unknownSalesAndEveryOtherSpellingOfAnIdAnswer404SaleNotFound() {
+        long sale = svc.activeSale(5);
         assertEquals("SALE_NOT_FOUND", svc.purchase(Long.MAX_VALUE, ServiceClient.newUser()).code());
         assertEquals(404, svc.purchase(0, ServiceClient.newUser()).status());
-        HttpJson.Response bad = svc.http.post(svc.base + "/api/sales/abc/purchase", null,
-                "Authorization", HttpJson.bearer(svc.token(ServiceClient.newUser())));
-        assertEquals(400, bad.status(), bad.body());
-        assertEquals("BAD_REQUEST", bad.code());
-        assertEquals("saleId", bad.json().path("field").asText());
+        // Issue 12: "+1", a leading zero, full-width and Arabic-Indic digits were all read as the same sale.
+        for (String id : new String[]{"abc", "+" + sale, "0" + sale, "%EF%BC%91", "%D9%A1", "%2B" + sale}) {
+            HttpJson.Response bad = svc.http.post(svc.base + "/api/sales/" + id + "/purchase", null,
+                    "Authorization", HttpJson.bearer(svc.token(ServiceClient.newUser())));
+            assertEquals(404, bad.status(), id + ": " + bad.body());
+            assertEquals("SALE_NOT_FOUND", bad.code(), id);
+        }
+        assertEquals(5, svc.stats(sale).path("redisRemaining").asLong(), "no spelling took stock");
     }
 
     @Test
@@ -151,21 +155,42 @@ class PurchaseContractIT {
 
     @Test
     void adminRoutesRefuseCallsWithoutTheAdminToken() {
-        HttpJson.Response r = svc.http.post(svc.stack.serviceUrl() + "/admin/sales", "{}");
+        HttpJson.Response r = svc.http.post(svc.stack.adminUrl() + "/admin/sales", "{}");
         assertEquals(401, r.status(), r.body());
-        HttpJson.Response wrong = svc.http.get(svc.stack.serviceUrl() + "/admin/sales/1/stats",
+        HttpJson.Response wrong = svc.http.get(svc.stack.adminUrl() + "/admin/sales/1/stats",
                 "Authorization", "Bearer nope");
         assertEquals(401, wrong.status());
     }
 
     @Test
+    void thePublicListenerServesNeitherAdminRoutesNorObservabilityButAPlainHealthAnswer() {
+        String admin = HttpJson.bearer(svc.stack.adminToken());
+        for (String path : new String[]{"/admin/sales/1/stats", "/observe/health", "/observe/metrics"}) {
+            HttpJson.Response r = svc.http.get(svc.stack.serviceUrl() + path, "Authorization", admin);
+            assertEquals(404, r.status(), path + ": " + r.body());
+            assertEquals("NOT_FOUND", r.code(), path);
+        }
+        HttpJson.Response health = svc.http.get(svc.stack.serviceUrl() + "/api/health");
+        assertEquals(200, health.status());
+        assertEquals("{\"code\":\"UP\"}", health.body());
+        assertEquals(200, svc.http.get(svc.stack.adminUrl() + "/observe/health").status(), "details stay internal");
+    }
+
+    @Test
+    void errorBodiesCarryTheRequestIdTheEdgeSet() {
+        HttpJson.Response r = svc.http.get(svc.base + "/api/sales/" + Long.MAX_VALUE, "X-Request-Id", "it-1234abcd");
+        assertEquals(404, r.status());
+        assertEquals("it-1234abcd", r.json().path("requestId").asText(), r.body());
+    }
+
+    @Test
     void creatingASaleWithABadFieldAnswers400NamingIt() {
-        HttpJson.Response r = svc.http.post(svc.stack.serviceUrl() + "/admin/sales",
+        HttpJson.Response r = svc.http.post(svc.stack.adminUrl() + "/admin/sales",
                 "{\"name\":\"x\",\"priceCents\":1,\"stock\":0,\"startsAt\":\"2030-01-01T00:00:00Z\",\"endsAt\":\"2030-01-02T00:00:00Z\"}",
                 "Authorization", HttpJson.bearer(svc.stack.adminToken()));
         assertEquals(400, r.status(), r.body());
         assertEquals("stock", r.json().path("field").asText());
-        HttpJson.Response when = svc.http.post(svc.stack.serviceUrl() + "/admin/sales",
+        HttpJson.Response when = svc.http.post(svc.stack.adminUrl() + "/admin/sales",
                 "{\"name\":\"x\",\"priceCents\":1,\"stock\":1,\"startsAt\":\"tomorrow\",\"endsAt\":\"2030-01-02T00:00:00Z\"}",
                 "Authorization", HttpJson.bearer(svc.stack.adminToken()));
         assertEquals("startsAt", when.json().path("field").asText());

@@ -39,7 +39,7 @@ final class ServiceClient {
 
     /** Creates a sale through the admin API and returns its id. */
     long createSale(int stock, Instant startsAt, Instant endsAt) {
-        HttpJson.Response r = http.post(base.replace(":" + stack.edgePort(), ":" + stack.servicePort()) + "/admin/sales",
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales",
                 "{\"name\":\"it-" + System.nanoTime() + "\",\"priceCents\":1999,\"stock\":" + stock
                         + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}",
                 "Authorization", HttpJson.bearer(stack.adminToken()));
@@ -64,7 +64,7 @@ final class ServiceClient {
     }
 
     JsonNode stats(long saleId) {
-        HttpJson.Response r = http.get(stack.serviceUrl() + "/admin/sales/" + saleId + "/stats",
+        HttpJson.Response r = http.get(stack.adminUrl() + "/admin/sales/" + saleId + "/stats",
                 "Authorization", HttpJson.bearer(stack.adminToken()));
         if (r.status() != 200) {
             throw new AssertionError("failed to read stats: " + r.status() + " " + r.body());

@@ -1,26 +1,25 @@
 package dev.seckill.redis;
 
+import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
-import dev.seckill.purchase.Reservation;
-import dev.seckill.purchase.StockReserver;
+import dev.seckill.purchase.RedisStockReserver;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
-import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
+import dev.seckill.sale.StockChange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every return code of every Redis script, against the real Redis, with a fixed clock (time is an argument). */
@@ -33,15 +32,15 @@ class ScriptsIT {
     private static RedissonClient redis;
     private static ScriptRunner scripts;
     private static SaleStock stock;
-    private static StockReserver reserver;
+    private static RedisStockReserver reserver;
 
     @BeforeAll
     static void connect() {
-        redis = RedisClients.create(Config.just(ConfigSources.create(Map.of("address", Stack.get().redisAddress()))));
+        redis = StackRedis.connect();
         scripts = new ScriptRunner(redis);
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
-        reserver = new StockReserver(scripts, new LimiterSettings(1.0, 3));
+        reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3));
     }
 
     @AfterAll
@@ -49,97 +48,93 @@ class ScriptsIT {
         redis.shutdown();
     }
 
-    private static long preheated(int units) {
-        long id = SALE_IDS.incrementAndGet();
-        Sale sale = new Sale(id, "s", 100, units, Instant.ofEpochMilli(START), Instant.ofEpochMilli(END));
+    private static Sale sale(int units) {
+        return new Sale(SALE_IDS.incrementAndGet(), "s", 100, units, Instant.ofEpochMilli(START), Instant.ofEpochMilli(END));
+    }
+
+    private static Sale preheated(int units) {
+        Sale sale = sale(units);
         assertTrue(stock.preheat(sale, units));
-        return id;
+        return sale;
     }
 
     @Test
     void preheatWritesOnceAndNeverAgain() {
-        long id = SALE_IDS.incrementAndGet();
-        Sale sale = new Sale(id, "s", 100, 5, Instant.ofEpochMilli(START), Instant.ofEpochMilli(END));
+        Sale sale = sale(5);
         assertTrue(stock.preheat(sale, 5));
-        reserver.reserve(id, 1, 11, START + 1);
+        reserver.reserve(sale, 1, 11, START + 1);
         assertFalse(stock.preheat(sale, 5), "a second preheat must not reset the stock");
-        assertEquals(4L, stock.remaining(id));
+        assertEquals(4L, stock.remaining(sale.id()));
     }
 
     @Test
     void purchaseQueuesDecrementsAndRecordsTheBuyer() {
-        long id = preheated(2);
-        Reservation r = reserver.reserve(id, 7, 700, START + 10);
-        assertEquals(PurchaseOutcome.QUEUED, r.outcome());
-        assertEquals(1, r.data());
-        assertEquals(1L, stock.remaining(id));
-        assertEquals("700", redis.getMap(Keys.buyers(id)).get("7"));
+        Sale sale = preheated(2);
+        assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 700, START + 10));
+        assertEquals(1L, stock.remaining(sale.id()));
+        assertEquals("700", redis.getMap(Keys.buyers(sale.id())).get("7"));
     }
 
     @Test
     void purchaseAnswersAlreadyPurchasedWithTheExistingOrderId() {
-        long id = preheated(5);
-        reserver.reserve(id, 7, 700, START + 10);
-        Reservation again = reserver.reserve(id, 7, 701, START + 20);
-        assertEquals(PurchaseOutcome.ALREADY_PURCHASED, again.outcome());
-        assertEquals("700", again.existingOrderId());
-        assertEquals(4L, stock.remaining(id));
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 7, 700, START + 10);
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), reserver.reserve(sale, 7, 701, START + 20));
+        assertEquals(4L, stock.remaining(sale.id()));
     }
 
     @Test
     void purchaseAnswersSoldOutWhenStockIsZeroAndNeverGoesBelowZero() {
-        long id = preheated(1);
-        assertEquals(PurchaseOutcome.QUEUED, reserver.reserve(id, 1, 101, START + 1).outcome());
-        assertEquals(PurchaseOutcome.SOLD_OUT, reserver.reserve(id, 2, 102, START + 2).outcome());
-        assertEquals(0L, stock.remaining(id));
-        assertNull(redis.getMap(Keys.buyers(id)).get("2"));
+        Sale sale = preheated(1);
+        assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));
+        assertEquals(new PurchaseOutcome.SoldOut(false), reserver.reserve(sale, 2, 102, START + 2));
+        assertEquals(0L, stock.remaining(sale.id()));
+        assertNull(redis.getMap(Keys.buyers(sale.id())).get("2"));
     }
 
     @Test
-    void purchaseAnswersNotStartedWithTheTimeToStart() {
-        long id = preheated(1);
-        Reservation r = reserver.reserve(id, 1, 101, START - 5_000);
-        assertEquals(PurchaseOutcome.NOT_STARTED, r.outcome());
-        assertEquals(5_000, r.data());
-        assertEquals(1L, stock.remaining(id));
+    void purchaseAnswersNotStartedWithTheStartAndTheTimeToIt() {
+        Sale sale = preheated(1);
+        assertEquals(new PurchaseOutcome.NotStarted(sale.startsAt(), 5_000), reserver.reserve(sale, 1, 101, START - 5_000));
+        assertEquals(1L, stock.remaining(sale.id()));
     }
 
     @Test
     void purchaseAnswersSaleEndedAtAndAfterTheEnd() {
-        long id = preheated(1);
-        assertEquals(PurchaseOutcome.SALE_ENDED, reserver.reserve(id, 1, 101, END).outcome());
-        assertEquals(1L, stock.remaining(id));
+        Sale sale = preheated(1);
+        assertEquals(new PurchaseOutcome.SaleEnded(), reserver.reserve(sale, 1, 101, END));
+        assertEquals(1L, stock.remaining(sale.id()));
     }
 
     @Test
     void purchaseRateLimitsAUserBeyondTheBurstAndRefillsWithTime() {
-        long id = preheated(1);
+        Sale sale = preheated(1);
         long t = START - 60_000;
         for (int i = 0; i < 3; i++) {
-            assertEquals(PurchaseOutcome.NOT_STARTED, reserver.reserve(id, 5, 500 + i, t).outcome());
+            assertInstanceOf(PurchaseOutcome.NotStarted.class, reserver.reserve(sale, 5, 500 + i, t));
         }
-        Reservation limited = reserver.reserve(id, 5, 510, t);
-        assertEquals(PurchaseOutcome.RATE_LIMITED, limited.outcome());
-        assertEquals(1_000, limited.data(), "one token per second at rate 1");
-        assertEquals(PurchaseOutcome.RATE_LIMITED, reserver.reserve(id, 5, 511, t + 500).outcome());
-        assertEquals(PurchaseOutcome.NOT_STARTED, reserver.reserve(id, 5, 512, t + 1_000).outcome(),
+        assertEquals(new PurchaseOutcome.RateLimited(1_000), reserver.reserve(sale, 5, 510, t),
+                "one token per second at rate 1");
+        assertInstanceOf(PurchaseOutcome.RateLimited.class, reserver.reserve(sale, 5, 511, t + 500));
+        assertInstanceOf(PurchaseOutcome.NotStarted.class, reserver.reserve(sale, 5, 512, t + 1_000),
                 "a token is back after a second");
-        assertEquals(PurchaseOutcome.NOT_STARTED, reserver.reserve(id, 6, 600, t).outcome(),
+        assertInstanceOf(PurchaseOutcome.NotStarted.class, reserver.reserve(sale, 6, 600, t),
                 "another user has a bucket of its own");
     }
 
     @Test
-    void purchaseAnswersMissingWhenTheSaleKeysAreAbsent() {
-        long id = preheated(3);
-        redis.getKeys().delete(Keys.stock(id), Keys.meta(id));
-        assertEquals(PurchaseOutcome.MISSING, reserver.reserve(id, 1, 101, START + 1).outcome());
-        assertNull(stock.remaining(id), "no fresh stock appears");
+    void purchaseFailsAsUnavailableWhenTheSaleKeysAreAbsent() {
+        Sale sale = preheated(3);
+        redis.getKeys().delete(Keys.stock(sale.id()), Keys.meta(sale.id()));
+        assertThrows(DependencyUnavailable.class, () -> reserver.reserve(sale, 1, 101, START + 1));
+        assertNull(stock.remaining(sale.id()), "no fresh stock appears");
     }
 
     @Test
     void compensateGivesTheUnitBackOnlyForTheMatchingOrderAndOnlyOnce() {
-        long id = preheated(1);
-        reserver.reserve(id, 1, 101, START + 1);
+        Sale sale = preheated(1);
+        long id = sale.id();
+        reserver.reserve(sale, 1, 101, START + 1);
         assertEquals(-1, reserver.compensate(id, 1, 999), "another order id changes nothing");
         assertEquals(0L, stock.remaining(id));
         assertEquals(1, reserver.compensate(id, 1, 101));
@@ -150,9 +145,45 @@ class ScriptsIT {
     }
 
     @Test
+    void conserveChangesNothingWhenRemainingAndBuyersAlreadyAddUp() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(new StockChange(4, 4), stock.conserve(sale));
+        assertEquals(4L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void conserveSetsRemainingToTheTotalMinusTheRecordedBuyers() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 1, 101, START + 1);
+        stock.markBuyer(sale.id(), 2, 102);
+        assertEquals(new StockChange(4, 3), stock.conserve(sale), "a mark put back takes its unit");
+        redis.getAtomicLong(Keys.stock(sale.id())).set(0);
+        assertEquals(new StockChange(0, 3), stock.conserve(sale), "a lost unit comes back");
+        assertEquals(3L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void conserveNeverSetsRemainingBelowZero() {
+        Sale sale = preheated(1);
+        stock.markBuyer(sale.id(), 1, 101);
+        stock.markBuyer(sale.id(), 2, 102);
+        assertEquals(new StockChange(1, 0), stock.conserve(sale));
+        assertEquals(0L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void conserveAnswersMinusOneAndCreatesNothingWhenTheStockKeyIsAbsent() {
+        Sale sale = preheated(3);
+        redis.getKeys().delete(Keys.stock(sale.id()));
+        assertEquals(new StockChange(-1, -1), stock.conserve(sale));
+        assertNull(stock.remaining(sale.id()), "a sale to rebuild is not conserved into existence");
+    }
+
+    @Test
     void scriptsRecoverFromNoscriptAfterAScriptFlush() {
-        long id = preheated(2);
+        Sale sale = preheated(2);
         redis.getScript().scriptFlush();
-        assertEquals(PurchaseOutcome.QUEUED, reserver.reserve(id, 1, 101, START + 1).outcome());
+        assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));
     }
 }

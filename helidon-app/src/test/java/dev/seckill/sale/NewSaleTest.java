@@ -1,7 +1,7 @@
 package dev.seckill.sale;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seckill.http.BadRequest;
+import dev.seckill.failure.InvalidInput;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -14,7 +14,7 @@ class NewSaleTest {
     private final ObjectMapper json = new ObjectMapper();
 
     private String field(String body) throws Exception {
-        return assertThrows(BadRequest.class, () -> NewSale.from(json.readTree(body))).field();
+        return assertThrows(InvalidInput.class, () -> NewSale.from(json.readTree(body))).field();
     }
 
     @Test

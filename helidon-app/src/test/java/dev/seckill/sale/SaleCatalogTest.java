@@ -42,6 +42,11 @@ class SaleCatalogTest {
             }
             return SALE.id();
         }
+
+        @Override
+        public List<Sale> current(Instant now) {
+            return List.of(SALE);
+        }
     }
 
     @Test

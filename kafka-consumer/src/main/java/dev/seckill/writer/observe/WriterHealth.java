@@ -1,13 +1,11 @@
 package dev.seckill.writer.observe;
 
-import io.helidon.health.HealthCheckResponse;
+import dev.seckill.health.Probes;
 import io.helidon.health.HealthCheckType;
 import io.helidon.webserver.observe.health.HealthObserver;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * {@code /observe/health}: UP when the database answers (readiness: without it nothing gets written) and the
@@ -22,27 +20,8 @@ public final class WriterHealth {
         return HealthObserver.builder()
                 .details(true)
                 .useSystemServices(false)
-                .addCheck(check(() -> {
-                    try (Connection c = db.getConnection()) {
-                        return c.isValid(2);
-                    }
-                }), HealthCheckType.READINESS, "db")
-                .addCheck(check(consumerAlive::getAsBoolean), HealthCheckType.LIVENESS, "consumer")
+                .addCheck(Probes.check(Probes.database(db)), HealthCheckType.READINESS, "db")
+                .addCheck(Probes.check(consumerAlive::getAsBoolean), HealthCheckType.LIVENESS, "consumer")
                 .build();
-    }
-
-    private static Supplier<HealthCheckResponse> check(Probe probe) {
-        return () -> {
-            try {
-                return HealthCheckResponse.builder().status(probe.ok()).build();
-            } catch (Exception e) {
-                return HealthCheckResponse.builder().status(false).detail("error", String.valueOf(e.getMessage())).build();
-            }
-        };
-    }
-
-    @FunctionalInterface
-    private interface Probe {
-        boolean ok() throws Exception;
     }
 }

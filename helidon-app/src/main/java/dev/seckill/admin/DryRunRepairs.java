@@ -1,0 +1,51 @@
+package dev.seckill.admin;
+
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleStock;
+import dev.seckill.sale.StockChange;
+
+import java.util.Map;
+
+/**
+ * The repairs of a dry run: nothing changes. It counts the releases and marks it was asked for, so that
+ * {@link #conserve} can say what conserve.lua would still have had to set after them.
+ */
+final class DryRunRepairs implements Repairs {
+
+    private final SaleStock stock;
+    private int released;
+    private int marked;
+
+    DryRunRepairs(SaleStock stock) {
+        this.stock = stock;
+    }
+
+    @Override
+    public void rebuild(Sale sale, Map<Long, Long> written) {
+    }
+
+    @Override
+    public void release(long saleId, long userId, long orderId) {
+        released++;
+    }
+
+    @Override
+    public void mark(long saleId, long userId, long orderId) {
+        marked++;
+    }
+
+    /** Each release gives its unit back by itself; what is left is the difference conserve.lua would set. */
+    @Override
+    public StockChange conserve(Sale sale) {
+        Long remaining = stock.remaining(sale.id());
+        if (remaining == null) {
+            return new StockChange(-1, -1);
+        }
+        long after = Math.max(0, sale.stockTotal() - (stock.buyers(sale.id()) - released + marked));
+        return new StockChange(remaining + released, after);
+    }
+
+    @Override
+    public void repairDbStock(long saleId) {
+    }
+}

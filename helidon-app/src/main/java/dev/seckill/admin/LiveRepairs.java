@@ -1,0 +1,50 @@
+package dev.seckill.admin;
+
+import dev.seckill.purchase.StockReserver;
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleRepository;
+import dev.seckill.sale.SaleStock;
+import dev.seckill.sale.StockChange;
+
+import java.util.Map;
+
+/** The repairs of a real reconcile run, on Redis and the database. */
+final class LiveRepairs implements Repairs {
+
+    private final SaleStock stock;
+    private final StockReserver reserver;
+    private final SaleRepository sales;
+
+    LiveRepairs(SaleStock stock, StockReserver reserver, SaleRepository sales) {
+        this.stock = stock;
+        this.reserver = reserver;
+        this.sales = sales;
+    }
+
+    @Override
+    public void rebuild(Sale sale, Map<Long, Long> written) {
+        // Buyers first: once the stock key is back purchases run, and earlier buyers must already be known.
+        written.forEach((user, order) -> stock.markBuyer(sale.id(), user, order));
+        stock.preheat(sale, sale.stockTotal() - written.size());
+    }
+
+    @Override
+    public void release(long saleId, long userId, long orderId) {
+        reserver.compensate(saleId, userId, orderId);
+    }
+
+    @Override
+    public void mark(long saleId, long userId, long orderId) {
+        stock.markBuyer(saleId, userId, orderId);
+    }
+
+    @Override
+    public StockChange conserve(Sale sale) {
+        return stock.conserve(sale);
+    }
+
+    @Override
+    public void repairDbStock(long saleId) {
+        sales.repairDbStock(saleId);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.seckill.admin;
+
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.StockChange;
+
+import java.util.Map;
+
+/**
+ * The changes reconcile makes to a sale's state. A real run gets {@link LiveRepairs}; a dry run gets
+ * {@link DryRunRepairs}, which changes nothing and predicts what the changes would have done, so the steps of
+ * {@link Reconciler} are written once for both.
+ */
+interface Repairs {
+
+    /** Puts lost keys back from the database: a buyer mark per written order, then stock and window. */
+    void rebuild(Sale sale, Map<Long, Long> written);
+
+    /** Gives back the unit of a reservation that never became an order. */
+    void release(long saleId, long userId, long orderId);
+
+    /** Puts back the buyer mark of a written order. */
+    void mark(long saleId, long userId, long orderId);
+
+    /** Sets remaining = stock_total - buyers, atomically with purchases. */
+    StockChange conserve(Sale sale);
+
+    /** Sets the database's stock column from its written orders. */
+    void repairDbStock(long saleId);
+}

@@ -1,0 +1,44 @@
+package dev.seckill.app;
+
+import io.helidon.config.Config;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.spi.Observer;
+
+import java.util.List;
+
+/**
+ * Lays the route tables onto the server's two listeners: the default (public) one from {@code server.*}, and the
+ * named {@value #ADMIN} one from {@code admin.*} (host 127.0.0.1 and port 8083 unless configured), which alone
+ * carries the admin routes and the observe endpoints (health with details, metrics).
+ */
+final class Listeners {
+
+    static final String ADMIN = "admin";
+    private static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
+    private static final int DEFAULT_ADMIN_PORT = 8083;
+
+    private Listeners() {
+    }
+
+    /**
+     * @param admin the {@code admin} config section (host, port, and any other listener setting)
+     */
+    static void apply(WebServerConfig.BuilderBase<?, ?> server, Config admin, Routes routes, List<Observer> observers) {
+        long maxPayload = server.maxPayloadSize();
+        server.routing(routes::api)
+                .putSocket(ADMIN, socket -> socket
+                        .host(DEFAULT_ADMIN_HOST)
+                        .port(DEFAULT_ADMIN_PORT)
+                        .maxPayloadSize(maxPayload)
+                        .config(admin)
+                        .routing(routes::admin))
+                // Explicit, not discovered: a discovered observe feature would serve the public listener too.
+                .featuresDiscoverServices(false)
+                .addFeature(ObserveFeature.builder()
+                        .sockets(List.of(ADMIN))
+                        .observersDiscoverServices(false)
+                        .observers(observers)
+                        .build());
+    }
+}

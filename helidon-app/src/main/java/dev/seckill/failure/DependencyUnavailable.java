@@ -1,0 +1,16 @@
+package dev.seckill.failure;
+
+/**
+ * A dependency (Redis, Kafka, the database) failed or is not ready. The purchase path fails closed on it: the
+ * client is told to retry, and any unit taken has been given back. The message is for the log, never for clients.
+ */
+public final class DependencyUnavailable extends RuntimeException {
+
+    public DependencyUnavailable(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    public DependencyUnavailable(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.seckill.app;
+
+import dev.seckill.event.OrderEvent;
+import dev.seckill.http.Answers;
+import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.LoginService;
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.order.OrderService;
+import dev.seckill.order.QueuedOrders;
+import dev.seckill.order.WrittenOrder;
+import dev.seckill.purchase.DeliveryTimeout;
+import dev.seckill.purchase.EdgeFlags;
+import dev.seckill.purchase.FakeReserver;
+import dev.seckill.purchase.LimiterSettings;
+import dev.seckill.purchase.OrderIds;
+import dev.seckill.purchase.OrderPublisher;
+import dev.seckill.purchase.PurchaseMetrics;
+import dev.seckill.purchase.PurchaseService;
+import dev.seckill.purchase.Purchaser;
+import dev.seckill.purchase.SoldOutFlags;
+import dev.seckill.sale.FakeSales;
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleCatalog;
+import dev.seckill.sale.SaleService;
+import dev.seckill.sale.SaleViews;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpService;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The service's real HTTP services and route table on fakes: sales in memory, a scripted stock reserver, Kafka's
+ * MockProducer, a fixed clock. The admin routes are a stub that answers {@code ADMIN_REACHED}, so a test can tell
+ * whether a request got there.
+ */
+final class FakeApi {
+
+    static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
+    static final String SECRET = "unit-test-token-secret-of-32-bytes!";
+    /** Running, 10 units. */
+    static final Sale ACTIVE = new Sale(1, "phone", 1999, 10, NOW.minusSeconds(60), NOW.plusSeconds(3600));
+    /** Starts in 90.5 s. */
+    static final Sale UPCOMING = new Sale(2, "tablet", 2999, 5, NOW.plusMillis(90_500), NOW.plusSeconds(7200));
+
+    final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    final TokenSigner signer = new TokenSigner(SECRET, Duration.ofHours(1), clock);
+    final FakeSales sales = new FakeSales().add(ACTIVE).add(UPCOMING);
+    final FakeReserver reserver = new FakeReserver();
+    final MockProducer<String, byte[]> producer =
+            new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final SoldOutFlags soldOut = new SoldOutFlags(clock, 1000);
+    final LimiterSettings limiter = new LimiterSettings(1.0, 3);
+    /** Written orders by id, and Redis buyer marks by "sale:user". */
+    final Map<Long, WrittenOrder> written = new ConcurrentHashMap<>();
+    final Map<String, String> marks = new ConcurrentHashMap<>();
+    final Map<Long, Long> remaining = new ConcurrentHashMap<>(Map.of(ACTIVE.id(), 7L, UPCOMING.id(), 5L));
+
+    final Routes routes;
+
+    FakeApi() {
+        Authenticator auth = new Authenticator(signer);
+        SaleCatalog catalog = new SaleCatalog(sales, clock);
+        PurchaseMetrics metrics = new PurchaseMetrics(registry);
+        Purchaser purchaser = new Purchaser(reserver,
+                new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
+                new OrderIds(clock, 1), soldOut, new EdgeFlags("", registry), metrics, clock);
+        HttpService admin = rules -> rules.any((req, res) ->
+                Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));
+        routes = new Routes(
+                new SaleService(sales, catalog, new SaleViews(remaining::get, clock), clock),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter),
+                new OrderService(auth, id -> Optional.ofNullable(written.get(id)),
+                        new QueuedOrders(sales, (sale, user) -> Optional.ofNullable(marks.get(sale + ":" + user)), clock)),
+                admin,
+                new LoginService(signer));
+    }
+
+    /** Back to a fresh state between tests (the route table is built once per test class). */
+    void reset() {
+        reserver.reset();
+        producer.clear();
+        producer.sendException = null;
+        soldOut.clear(ACTIVE.id());
+        written.clear();
+        marks.clear();
+    }
+
+    String bearer(long userId) {
+        return "Bearer " + signer.mint(userId);
+    }
+
+    /** How many purchases were answered with this outcome tag so far (meters outlive reset: compare counts). */
+    double answered(String tag) {
+        var c = registry.find("seckill.purchases").tag("outcome", tag).counter();
+        return c == null ? 0 : c.count();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.seckill.purchase;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.seckill.testkit.Await;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The service clears the edges' sold-out flag; a clear that fails is counted (issue 12). */
+class EdgeFlagsTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<HttpServer> edges = new CopyOnWriteArrayList<>();
+    private final List<String> calls = new CopyOnWriteArrayList<>();
+
+    /** A stand-in edge answering every flag call with {@code status}. */
+    private String edge(int status) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        s.createContext("/", ex -> {
+            calls.add(ex.getRequestMethod() + " " + s.getAddress().getPort() + " " + ex.getRequestURI());
+            ex.sendResponseHeaders(status, -1);
+            ex.close();
+        });
+        s.start();
+        edges.add(s);
+        return "http://127.0.0.1:" + s.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        edges.forEach(s -> s.stop(0));
+    }
+
+    private double failed() {
+        return registry.get(EdgeFlags.FAILED).counter().count();
+    }
+
+    @Test
+    void everyEdgeOfTheListIsToldAndNothingFailed() throws Exception {
+        String a = edge(204);
+        String b = edge(204);
+        new EdgeFlags(a + ", " + b + "/", registry).clearSoldOut(7);
+        Await.until(Duration.ofSeconds(10), () -> calls.size() == 2, "both edges to be called");
+        calls.forEach(c -> assertEquals("DELETE", c.split(" ")[0]));
+        calls.forEach(c -> assertEquals("/edge/flags/sold-out/7", c.split(" ")[2]));
+        assertEquals(0, failed());
+    }
+
+    @Test
+    void anEdgeThatRefusesOrCannotBeReachedIsCounted() throws Exception {
+        String refusing = edge(403);
+        int closedPort;
+        try (ServerSocket free = new ServerSocket(0)) {
+            closedPort = free.getLocalPort();
+        }
+        new EdgeFlags(refusing + ",http://127.0.0.1:" + closedPort, registry).clearSoldOut(7);
+        Await.until(Duration.ofSeconds(10), () -> failed() == 2, "both failures to be counted");
+    }
+
+    @Test
+    void noEdgeConfiguredMeansNoCall() {
+        new EdgeFlags(" ", registry).clearSoldOut(7);
+        assertEquals(0, failed());
+    }
+}

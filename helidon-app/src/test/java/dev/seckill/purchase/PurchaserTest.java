@@ -1,0 +1,132 @@
+package dev.seckill.purchase;
+
+import dev.seckill.event.OrderEvent;
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.identity.User;
+import dev.seckill.sale.Sale;
+import dev.seckill.testkit.Await;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The purchase path without a stack: a fake reserver, Kafka's MockProducer and a fixed clock. */
+class PurchaserTest {
+
+    private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
+    private static final Sale SALE = new Sale(7, "phone", 1999, 10, NOW.minusSeconds(60), NOW.plusSeconds(3600));
+    private static final User BUYER = new User(42);
+
+    private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    private final FakeReserver reserver = new FakeReserver();
+    private final SoldOutFlags flags = new SoldOutFlags(clock, 1000);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private Purchaser purchaser(MockProducer<String, byte[]> producer) {
+        return new Purchaser(reserver, new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
+                new OrderIds(clock, 1), flags, new EdgeFlags("", registry), new PurchaseMetrics(registry), clock);
+    }
+
+    private static MockProducer<String, byte[]> producer(boolean autoComplete) {
+        return new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @Test
+    void aReservedUnitIsQueuedOnlyWithItsEventInKafkaKeyedBySale() {
+        MockProducer<String, byte[]> producer = producer(true);
+        PurchaseOutcome.Queued queued = assertInstanceOf(PurchaseOutcome.Queued.class, purchaser(producer).attempt(SALE, BUYER));
+        List<ProducerRecord<String, byte[]>> sent = producer.history();
+        assertEquals(1, sent.size());
+        assertEquals("7", sent.get(0).key());
+        OrderEvent event = OrderEvent.fromJson(sent.get(0).value());
+        assertEquals(new OrderEvent(queued.orderId(), 7, 42, 1999, NOW.toEpochMilli(), OrderEvent.VERSION), event);
+        assertTrue(reserver.givenBack().isEmpty());
+    }
+
+    @Test
+    void aSendThatFailsAtOnceGivesTheUnitBackAndIsUnavailable() {
+        MockProducer<String, byte[]> producer = producer(true);
+        // What send() does when the broker is down past max.block.ms.
+        producer.sendException = new KafkaException("no metadata in 2000 ms");
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
+        assertEquals(1, reserver.givenBack().size(), "the reserved unit is given back");
+    }
+
+    @Test
+    void anAcknowledgementThatFailsGivesTheUnitBackAndIsUnavailable() throws Exception {
+        MockProducer<String, byte[]> producer = producer(false);
+        Purchaser purchaser = purchaser(producer);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            CompletableFuture<PurchaseOutcome> attempt = CompletableFuture.supplyAsync(() -> purchaser.attempt(SALE, BUYER), pool);
+            Await.until(Duration.ofSeconds(10), () -> producer.history().size() == 1, "the event to be sent");
+            producer.errorNext(new KafkaException("NOT_ENOUGH_REPLICAS"));
+            ExecutionException e = assertThrows(ExecutionException.class, attempt::get);
+            assertInstanceOf(DependencyUnavailable.class, e.getCause());
+        }
+        long orderId = OrderEvent.fromJson(producer.history().get(0).value()).orderIdValue();
+        assertEquals(List.of(orderId), reserver.givenBack(), "exactly the unit of the failed order comes back");
+    }
+
+    @Test
+    void soldOutFromRedisIsAnsweredLocallyAfterwardsWithoutAskingRedis() {
+        Purchaser purchaser = purchaser(producer(true));
+        reserver.answer(new PurchaseOutcome.SoldOut(false));
+        assertEquals(new PurchaseOutcome.SoldOut(false), purchaser.attempt(SALE, BUYER));
+        assertEquals(new PurchaseOutcome.SoldOut(true), purchaser.attempt(SALE, new User(43)));
+        assertEquals(1, reserver.reserveCalls(), "the second buyer never reached the reserver");
+    }
+
+    @Test
+    void stockComingBackFromZeroAfterAFailedSendReopensTheSaleAtOnce() {
+        MockProducer<String, byte[]> producer = producer(true);
+        producer.sendException = new KafkaException("broker down");
+        Purchaser purchaser = purchaser(producer);
+        // Meanwhile another buyer took the last unit and was told SOLD_OUT.
+        reserver.duringReserve(() -> flags.markSoldOut(SALE.id()));
+        reserver.remainingAfterUndo(1);
+        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER));
+        producer.sendException = null;
+        reserver.duringReserve(() -> { });
+        assertInstanceOf(PurchaseOutcome.Queued.class, purchaser.attempt(SALE, new User(43)),
+                "the unit given back is on sale again, not hidden behind the local flag");
+    }
+
+    @Test
+    void missingSaleKeysAreUnavailableAndNothingIsPublished() {
+        MockProducer<String, byte[]> producer = producer(true);
+        reserver.fail(new DependencyUnavailable("the Redis keys of sale 7 are missing"));
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
+        assertTrue(producer.history().isEmpty());
+        assertTrue(reserver.givenBack().isEmpty(), "nothing was taken, so nothing is given back");
+    }
+
+    @Test
+    void outcomesOtherThanQueuedPublishNothing() {
+        MockProducer<String, byte[]> producer = producer(true);
+        Purchaser purchaser = purchaser(producer);
+        for (PurchaseOutcome o : List.of(new PurchaseOutcome.AlreadyPurchased("5"), new PurchaseOutcome.SaleEnded(),
+                new PurchaseOutcome.NotStarted(SALE.startsAt(), 1000), new PurchaseOutcome.RateLimited(500))) {
+            reserver.answer(o);
+            assertEquals(o, purchaser.attempt(SALE, BUYER));
+        }
+        assertTrue(producer.history().isEmpty());
+    }
+}
