@@ -65,7 +65,7 @@ class LoadClientTest {
 
     @Test
     void everyUserClicksUntilItHoldsAnOrderOrHasClickedItsShare() throws IOException {
-        Users users = new Users("a-secret-of-at-least-16-chars", 1, 40);
+        Users users = new Users("a-secret-of-at-least-thirty-two-bytes", 1, 40);
         long t0 = System.nanoTime();
         Crowd crowd = new Crowd(users, 7, server.getAddress().getPort(), 3, t0);
 
