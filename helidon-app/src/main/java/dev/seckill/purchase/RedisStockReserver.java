@@ -2,35 +2,60 @@ package dev.seckill.purchase;
 
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
+import dev.seckill.redis.SyncedReply;
 import dev.seckill.sale.Sale;
 import org.redisson.client.RedisException;
 
 import java.util.List;
 
-/** The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back. */
+/**
+ * The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back. With {@link ReplicaAcks} wanted,
+ * a reservation counts only once enough replicas hold it.
+ */
 public final class RedisStockReserver implements StockReserver {
 
     private final ScriptRunner scripts;
     private final LimiterSettings limiter;
+    private final ReplicaAcks acks;
 
-    public RedisStockReserver(ScriptRunner scripts, LimiterSettings limiter) {
+    public RedisStockReserver(ScriptRunner scripts, LimiterSettings limiter, ReplicaAcks acks) {
         this.scripts = scripts;
         this.limiter = limiter;
+        this.acks = acks;
     }
 
+    /**
+     * @throws ReservationNotReplicated when the unit was reserved but too few replicas confirmed it (the caller
+     *         gives it back)
+     */
     @Override
     public PurchaseOutcome reserve(Sale sale, long userId, long orderId, long nowMillis) {
-        List<Object> r;
+        List<Object> keys = Keys.purchase(sale.id(), userId);
+        Object[] args = {Long.toString(userId), Long.toString(orderId), Long.toString(nowMillis),
+                Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst())};
         try {
-            r = scripts.list(Script.PURCHASE, Keys.purchase(sale.id(), userId),
-                    Long.toString(userId), Long.toString(orderId), Long.toString(nowMillis),
-                    Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst()));
+            if (!acks.wanted()) {
+                return outcome(sale, orderId, scripts.list(Script.PURCHASE, keys, args));
+            }
+            return confirmed(sale, orderId, scripts.listSynced(Script.PURCHASE, keys, acks, args), acks);
         } catch (RedisException e) {
             throw new DependencyUnavailable("failed to run purchase.lua for sale " + sale.id(), e);
         }
-        return outcome(sale, orderId, r);
+    }
+
+    /**
+     * The outcome of a script run with its replica count. Only a reservation needs its replicas: a refusal wrote
+     * nothing a failover could turn into a second sale (at most the limiter's bucket forgets a token).
+     */
+    static PurchaseOutcome confirmed(Sale sale, long orderId, SyncedReply synced, ReplicaAcks acks) {
+        PurchaseOutcome outcome = outcome(sale, orderId, synced.reply());
+        if (outcome instanceof PurchaseOutcome.Queued && !acks.satisfiedBy(synced.replicas())) {
+            throw new ReservationNotReplicated(sale.id(), orderId, synced.replicas(), acks.required());
+        }
+        return outcome;
     }
 
     /** The one mapping of purchase.lua's {code, data} reply, in the order of the script's header. */
@@ -39,7 +64,9 @@ public final class RedisStockReserver implements StockReserver {
         Object data = reply.get(1);
         return switch (Math.toIntExact(code)) {
             case 0 -> new PurchaseOutcome.Queued(Long.toString(orderId));
-            case 1 -> new PurchaseOutcome.AlreadyPurchased(data.toString());
+            // Our own order id: the client retried a script that had run (its answer was lost), so it is ours.
+            case 1 -> data.toString().equals(Long.toString(orderId)) ? new PurchaseOutcome.Queued(Long.toString(orderId))
+                    : new PurchaseOutcome.AlreadyPurchased(data.toString());
             case 2 -> new PurchaseOutcome.SoldOut(false);
             case 3 -> new PurchaseOutcome.NotStarted(sale.startsAt(), ((Number) data).longValue());
             case 4 -> new PurchaseOutcome.SaleEnded();

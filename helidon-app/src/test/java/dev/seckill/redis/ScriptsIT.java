@@ -40,7 +40,7 @@ class ScriptsIT {
         scripts = new ScriptRunner(redis);
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
-        reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3));
+        reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
     }
 
     @AfterAll
