@@ -17,6 +17,8 @@ import org.redisson.api.RedissonClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -42,7 +44,7 @@ class ReplicaWaitCostIT {
 
     private static final int BUYERS = Integer.getInteger("seckill.wait-cost.buyers", 2_000);
     private static final int IN_FLIGHT = 64;
-    private static final int ROUNDS = 3;
+    private static final int ROUNDS = 5;
     private static final long START = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
     private static final AtomicLong IDS = new AtomicLong(8_000_000_000L + System.nanoTime() % 1_000_000_000L);
 
@@ -75,19 +77,32 @@ class ReplicaWaitCostIT {
         return sale;
     }
 
-    /** Buyers/s of {@code BUYERS} distinct buyers, {@value #IN_FLIGHT} at a time, each outcome checked. */
-    private double rate(RedisStockReserver reserver, Sale sale, Predicate<PurchaseOutcome> expected) throws Exception {
+    /** One timed run: buyers per second, and each call's latency in microseconds. */
+    private record Run(double rate, long[] micros) {
+
+        long percentile(double p) {
+            long[] sorted = micros.clone();
+            Arrays.sort(sorted);
+            return sorted[(int) Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
+        }
+    }
+
+    /** {@code BUYERS} distinct buyers, {@value #IN_FLIGHT} at a time, each outcome checked. */
+    private Run run(RedisStockReserver reserver, Sale sale, Predicate<PurchaseOutcome> expected) throws Exception {
         Semaphore slots = new Semaphore(IN_FLIGHT);
         List<Future<PurchaseOutcome>> answers = new ArrayList<>(BUYERS);
+        long[] micros = new long[BUYERS];
         long t0 = System.nanoTime();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < BUYERS; i++) {
-                long user = i + 1;
+                int n = i;
                 slots.acquire();
                 answers.add(pool.submit(() -> {
+                    long start = System.nanoTime();
                     try {
-                        return reserver.reserve(sale, user, IDS.incrementAndGet(), START + 1);
+                        return reserver.reserve(sale, n + 1, IDS.incrementAndGet(), START + 1);
                     } finally {
+                        micros[n] = (System.nanoTime() - start) / 1_000;
                         slots.release();
                     }
                 }));
@@ -97,36 +112,42 @@ class ReplicaWaitCostIT {
         for (Future<PurchaseOutcome> a : answers) {
             assertTrue(expected.test(a.get()), a.get().toString());
         }
-        return BUYERS / seconds;
+        return new Run(BUYERS / seconds, micros);
     }
 
-    private static double median(List<Double> xs) {
-        return xs.stream().sorted().toList().get(xs.size() / 2);
+    /** The run of the median rate among rounds. */
+    private static Run median(List<Run> runs) {
+        return runs.stream().sorted(Comparator.comparingDouble(Run::rate)).toList().get(runs.size() / 2);
+    }
+
+    private static String line(String what, List<Run> plain, List<Run> synced) {
+        Run a = median(plain);
+        Run b = median(synced);
+        return String.format(Locale.ROOT, "  %-9s acks=0 %7.0f/s p50 %5d us p99 %6d us | acks=1 %7.0f/s p50 %5d us "
+                        + "p99 %6d us | rate ratio %.2f%n", what, a.rate(), a.percentile(0.5), a.percentile(0.99),
+                b.rate(), b.percentile(0.5), b.percentile(0.99), b.rate() / a.rate());
     }
 
     @Test
     void reportsWhatTheWaitCostsReservationsAndRefusals() throws Exception {
-        rate(plain, sale(BUYERS), o -> o instanceof PurchaseOutcome.Queued);  // warm-up: JIT, pools, scripts
-        List<Double> queuedPlain = new ArrayList<>();
-        List<Double> queuedSynced = new ArrayList<>();
-        List<Double> refusedPlain = new ArrayList<>();
-        List<Double> refusedSynced = new ArrayList<>();
+        run(plain, sale(BUYERS), o -> o instanceof PurchaseOutcome.Queued);  // warm-up: JIT, pools, scripts
+        List<Run> queuedPlain = new ArrayList<>();
+        List<Run> queuedSynced = new ArrayList<>();
+        List<Run> refusedPlain = new ArrayList<>();
+        List<Run> refusedSynced = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             Sale a = sale(BUYERS);
             Sale b = sale(BUYERS);
-            queuedPlain.add(rate(plain, a, o -> o instanceof PurchaseOutcome.Queued));
-            queuedSynced.add(rate(synced, b, o -> o instanceof PurchaseOutcome.Queued));
+            queuedPlain.add(run(plain, a, o -> o instanceof PurchaseOutcome.Queued));
+            queuedSynced.add(run(synced, b, o -> o instanceof PurchaseOutcome.Queued));
             assertEquals(0L, stock.remaining(a.id()));
             assertEquals(0L, stock.remaining(b.id()));
             Sale gone = sale(0);
-            refusedPlain.add(rate(plain, gone, o -> o instanceof PurchaseOutcome.SoldOut));
-            refusedSynced.add(rate(synced, gone, o -> o instanceof PurchaseOutcome.SoldOut));
+            refusedPlain.add(run(plain, gone, o -> o instanceof PurchaseOutcome.SoldOut));
+            refusedSynced.add(run(synced, gone, o -> o instanceof PurchaseOutcome.SoldOut));
         }
-        System.out.printf(Locale.ROOT, "replica wait cost, %d buyers x %d rounds, %d in flight, one sale (one shard):%n"
-                        + "  reserved  acks=0 %8.0f/s  acks=1 %8.0f/s  ratio %.2f%n"
-                        + "  refused   acks=0 %8.0f/s  acks=1 %8.0f/s  ratio %.2f%n",
-                BUYERS, ROUNDS, IN_FLIGHT,
-                median(queuedPlain), median(queuedSynced), median(queuedSynced) / median(queuedPlain),
-                median(refusedPlain), median(refusedSynced), median(refusedSynced) / median(refusedPlain));
+        System.out.printf(Locale.ROOT, "replica wait cost: %d buyers, %d in flight, one sale (one shard), median of %d "
+                + "alternating rounds%n%s%s", BUYERS, IN_FLIGHT, ROUNDS,
+                line("reserved", queuedPlain, queuedSynced), line("refused", refusedPlain, refusedSynced));
     }
 }
