@@ -5,7 +5,7 @@ import dev.seckill.redis.Keys;
 import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
-import dev.seckill.redis.SyncedReply;
+import dev.seckill.redis.Synced;
 import dev.seckill.sale.Sale;
 import org.redisson.client.RedisException;
 
@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back. With {@link ReplicaAcks} wanted,
- * a reservation counts only once enough replicas hold it.
+ * a reservation counts only once enough replicas hold it (confirm.lua and WAIT).
  */
 public final class RedisStockReserver implements StockReserver {
 
@@ -33,29 +33,42 @@ public final class RedisStockReserver implements StockReserver {
      */
     @Override
     public PurchaseOutcome reserve(Sale sale, long userId, long orderId, long nowMillis) {
-        List<Object> keys = Keys.purchase(sale.id(), userId);
-        Object[] args = {Long.toString(userId), Long.toString(orderId), Long.toString(nowMillis),
-                Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst())};
+        PurchaseOutcome outcome;
         try {
-            if (!acks.wanted()) {
-                return outcome(sale, orderId, scripts.list(Script.PURCHASE, keys, args));
-            }
-            return confirmed(sale, orderId, scripts.listSynced(Script.PURCHASE, keys, acks, args), acks);
+            outcome = outcome(sale, orderId, scripts.list(Script.PURCHASE, Keys.purchase(sale.id(), userId),
+                    Long.toString(userId), Long.toString(orderId), Long.toString(nowMillis),
+                    Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst())));
         } catch (RedisException e) {
             throw new DependencyUnavailable("failed to run purchase.lua for sale " + sale.id(), e);
         }
-    }
-
-    /**
-     * The outcome of a script run with its replica count. Only a reservation needs its replicas: a refusal wrote
-     * nothing a failover could turn into a second sale (at most the limiter's bucket forgets a token).
-     */
-    static PurchaseOutcome confirmed(Sale sale, long orderId, SyncedReply synced, ReplicaAcks acks) {
-        PurchaseOutcome outcome = outcome(sale, orderId, synced.reply());
-        if (outcome instanceof PurchaseOutcome.Queued && !acks.satisfiedBy(synced.replicas())) {
-            throw new ReservationNotReplicated(sale.id(), orderId, synced.replicas(), acks.required());
+        // Only a reservation needs its replicas: a refusal wrote nothing a failover could turn into a second sale
+        // (at most the limiter's bucket forgets a token), so it answers without waiting for any.
+        if (outcome instanceof PurchaseOutcome.Queued && acks.wanted()) {
+            requireReplicated(sale.id(), orderId, confirm(sale.id(), userId, orderId), acks);
         }
         return outcome;
+    }
+
+    /** confirm.lua and WAIT: whether the reservation is still there, and how many replicas have it. */
+    private Synced confirm(long saleId, long userId, long orderId) {
+        try {
+            return scripts.numberSynced(Script.CONFIRM, Keys.confirm(saleId), acks, Long.toString(userId),
+                    Long.toString(orderId));
+        } catch (RedisException e) {
+            // The reservation may stand on the master alone: the caller gives it back like any unconfirmed one.
+            throw new ReservationNotReplicated(saleId, orderId, "its confirmation failed: " + e.getMessage());
+        }
+    }
+
+    /** A reservation stands once it is still on its master (confirm.lua 1) and enough replicas hold it. */
+    static void requireReplicated(long saleId, long orderId, Synced confirmed, ReplicaAcks acks) {
+        if (confirmed.reply() != 1) {
+            throw new ReservationNotReplicated(saleId, orderId, "it is gone from its master (a failover lost it)");
+        }
+        if (!acks.satisfiedBy(confirmed.replicas())) {
+            throw new ReservationNotReplicated(saleId, orderId, "it reached " + confirmed.replicas() + " of the "
+                    + acks.required() + " replicas it needs in time");
+        }
     }
 
     /** The one mapping of purchase.lua's {code, data} reply, in the order of the script's header. */

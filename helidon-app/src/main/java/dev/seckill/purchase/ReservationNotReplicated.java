@@ -9,8 +9,8 @@ import dev.seckill.failure.DependencyUnavailable;
  */
 public final class ReservationNotReplicated extends DependencyUnavailable {
 
-    public ReservationNotReplicated(long saleId, long orderId, int acked, int required) {
-        super("the reservation of order " + orderId + " (sale " + saleId + ") reached " + acked + " of the "
-                + required + " replicas it needs in time");
+    /** @param why what went wrong, for the log */
+    public ReservationNotReplicated(long saleId, long orderId, String why) {
+        super("the reservation of order " + orderId + " (sale " + saleId + ") is not on its replicas: " + why);
     }
 }

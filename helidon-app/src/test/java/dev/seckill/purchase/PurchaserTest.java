@@ -113,7 +113,7 @@ class PurchaserTest {
     @Test
     void aReservationItsReplicasDidNotConfirmIsGivenBackUnpublishedAndCounted() {
         MockProducer<String, byte[]> producer = producer(true);
-        reserver.fail(new ReservationNotReplicated(SALE.id(), 900, 0, 1));
+        reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "it reached 0 of the 1 replicas it needs"));
         // Unavailable, so the buyer is told to retry (503 with Retry-After), never 202 on a unit only the master has.
         assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
         assertEquals(1, reserver.givenBack().size(), "the unit is given back");

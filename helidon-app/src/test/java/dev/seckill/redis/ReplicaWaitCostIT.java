@@ -1,5 +1,6 @@
 package dev.seckill.redis;
 
+import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.purchase.RedisStockReserver;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.redisson.api.RedissonClient;
 
 import java.time.Duration;
@@ -21,12 +23,14 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,11 +38,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What waiting for a replica costs a purchase (issue 13): the same buyers reserve through the service's reserver on
  * one sale of a Redis Cluster, once without WAIT and once with {@code replica-acks} 1, alternating in one run.
- * It reports the rates and their ratio, for reservations and for refusals (a refusal's bucket write is waited for
- * too: the WAIT rides in the script's batch), and asserts only the outcomes, never a time.
+ * It reports the rates, latencies and ratios, for reservations (which wait for confirm.lua and WAIT) and refusals
+ * (which wait for nothing), and asserts only the outcomes, never a time; a call that timed out on an overloaded box
+ * is counted as unavailable, not failed. A measurement, not a check: it runs on request only
+ * ({@code -Dseckill.measure=true}, with the cluster's SECKILL_REDIS_NODES).
  */
 @Tag("cluster")
 @EnabledIfEnvironmentVariable(named = "SECKILL_REDIS_NODES", matches = ".+")
+@EnabledIfSystemProperty(named = "seckill.measure", matches = "true")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReplicaWaitCostIT {
 
@@ -77,8 +84,8 @@ class ReplicaWaitCostIT {
         return sale;
     }
 
-    /** One timed run: buyers per second, and each call's latency in microseconds. */
-    private record Run(double rate, long[] micros) {
+    /** One timed run: buyers per second, each call's latency in microseconds, and the calls that got a 503. */
+    private record Run(double rate, long[] micros, int unavailable) {
 
         long percentile(double p) {
             long[] sorted = micros.clone();
@@ -109,10 +116,18 @@ class ReplicaWaitCostIT {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
+        int unavailable = 0;
         for (Future<PurchaseOutcome> a : answers) {
-            assertTrue(expected.test(a.get()), a.get().toString());
+            try {
+                assertTrue(expected.test(a.get()), a.get().toString());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof DependencyUnavailable)) {
+                    throw e;
+                }
+                unavailable++;
+            }
         }
-        return new Run(BUYERS / seconds, micros);
+        return new Run(BUYERS / seconds, micros, unavailable);
     }
 
     /** The run of the median rate among rounds. */
@@ -123,9 +138,10 @@ class ReplicaWaitCostIT {
     private static String line(String what, List<Run> plain, List<Run> synced) {
         Run a = median(plain);
         Run b = median(synced);
+        int unavailable = Stream.concat(plain.stream(), synced.stream()).mapToInt(Run::unavailable).sum();
         return String.format(Locale.ROOT, "  %-9s acks=0 %7.0f/s p50 %5d us p99 %6d us | acks=1 %7.0f/s p50 %5d us "
-                        + "p99 %6d us | rate ratio %.2f%n", what, a.rate(), a.percentile(0.5), a.percentile(0.99),
-                b.rate(), b.percentile(0.5), b.percentile(0.99), b.rate() / a.rate());
+                        + "p99 %6d us | rate ratio %.2f | 503s %d%n", what, a.rate(), a.percentile(0.5),
+                a.percentile(0.99), b.rate(), b.percentile(0.5), b.percentile(0.99), b.rate() / a.rate(), unavailable);
     }
 
     @Test
@@ -140,8 +156,9 @@ class ReplicaWaitCostIT {
             Sale b = sale(BUYERS);
             queuedPlain.add(run(plain, a, o -> o instanceof PurchaseOutcome.Queued));
             queuedSynced.add(run(synced, b, o -> o instanceof PurchaseOutcome.Queued));
-            assertEquals(0L, stock.remaining(a.id()));
-            assertEquals(0L, stock.remaining(b.id()));
+            for (Sale s : List.of(a, b)) {
+                assertEquals(BUYERS, stock.remaining(s.id()) + stock.buyers(s.id()), "every unit is left or taken");
+            }
             Sale gone = sale(0);
             refusedPlain.add(run(plain, gone, o -> o instanceof PurchaseOutcome.SoldOut));
             refusedSynced.add(run(synced, gone, o -> o instanceof PurchaseOutcome.SoldOut));

@@ -154,6 +154,25 @@ abstract class ScriptContract {
     }
 
     @Test
+    void confirmRewritesTheMarkOfTheReservationAndAnswersOne() {
+        Sale sale = preheated(2);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(1, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "1", "101"));
+        assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
+        assertEquals(1L, stock.remaining(sale.id()), "the stock is not touched");
+    }
+
+    @Test
+    void confirmAnswersZeroAndWritesNothingForAnAbsentOrAnotherOrder() {
+        Sale sale = preheated(2);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(0, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "1", "999"));
+        assertEquals(0, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "2", "102"));
+        assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
+        assertNull(redis.getMap(Keys.buyers(sale.id())).get("2"), "no mark is made up");
+    }
+
+    @Test
     void conserveChangesNothingWhenRemainingAndBuyersAlreadyAddUp() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 1, 101, START + 1);
