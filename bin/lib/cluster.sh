@@ -44,10 +44,11 @@ redis_formed() {
   return 1
 }
 # Creates the cluster once: a node restarted later rejoins from its nodes.conf (a master that was failed over comes
-# back as a replica of the promoted one), so a second `up` never creates it again.
+# back as a replica of the promoted one), so a second `up` never creates it again. Waits until the nodes it launched
+# (every node, when it created the cluster) see the cluster ok; one that does not is named by `up`'s health check.
 redis_after() {
+  local n joining=("$@") addrs=()
   if ! redis_formed; then
-    local n addrs=()
     for n in $(nodes_of redis); do
       live_pid "$n" > /dev/null || die "the Redis cluster is not created yet and $n is not running: bin/seckill up --cluster"
       addrs+=("127.0.0.1:$(node_port "$n")")
@@ -57,9 +58,9 @@ redis_after() {
     REDISCLI_AUTH="$REDIS_PASSWORD" timeout 60 redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 \
       --cluster-yes > "$RUN/redis-cluster-create.log" 2>&1 || true
     redis_formed || die "failed to create the Redis cluster: see $RUN/redis-cluster-create.log"
+    joining=($(nodes_of redis))
   fi
-  for n in $(nodes_of redis); do
-    live_pid "$n" > /dev/null || continue
+  for n in ${joining[@]+"${joining[@]}"}; do
     wait_for "$n" 30 "$(log_of "$n")" redis_healthy "$n"
   done
 }

@@ -123,13 +123,18 @@ public final class SaleRun {
                 "Authorization", HttpJson.bearer(topology.adminToken())).json();
     }
 
+    /** Polls until the service answers and the writers have caught up (no order on the topic left to write). */
+    public void awaitWritten(Duration timeout) {
+        Await.until(timeout, () -> stats().path("consumerLag").asLong(-1) == 0,
+                "the writer to catch up on sale " + saleId);
+    }
+
     /**
      * Settles the sale: waits until the service answers and the writer has caught up, then reconciles (with the
      * shortest grace the service allows) until no reservation is pending; returns every action taken.
      */
     List<String> settle() {
-        Await.until(Duration.ofSeconds(120), () -> stats().path("consumerLag").asLong(-1) == 0,
-                "the writer to catch up on sale " + saleId);
+        awaitWritten(Duration.ofSeconds(120));
         List<String> actions = new ArrayList<>();
         Await.until(Duration.ofSeconds(120), () -> {
             HttpJson.Response r = http.post(topology.adminUrl() + "/admin/sales/" + saleId + "/reconcile?graceSeconds=7",
