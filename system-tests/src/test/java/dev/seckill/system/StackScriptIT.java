@@ -137,6 +137,9 @@ class StackScriptIT {
         Process parent = new ProcessBuilder("sh", "-c", "sleep 600 & echo $!; exec sleep 600").start();
         try {
             long child = Long.parseLong(new BufferedReader(new InputStreamReader(parent.getInputStream())).readLine());
+            // Until the shell has become sleep it may still reap its job itself (seen under load): kill after the exec.
+            Await.until(Duration.ofSeconds(10), () -> parent.info().command().orElse("").endsWith("/sleep"),
+                    "the shell to exec sleep");
             ProcessHandle.of(child).orElseThrow().destroyForcibly();
             Await.until(Duration.ofSeconds(10), () -> state(child) == 'Z', "the child to be a zombie");
             Files.writeString(pids.resolve("service.pid"), child + "\n");
