@@ -26,8 +26,9 @@ final class OrdersTopic implements AutoCloseable {
     private final Admin admin;
 
     OrdersTopic(ClusterStack cluster) {
+        // Generous: the first call also finds the brokers, on a machine the stampede keeps busy.
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrap(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 8000));
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
     }
 
     /**
@@ -63,7 +64,7 @@ final class OrdersTopic implements AutoCloseable {
     /** The admin call's answer; a broker that does not answer in time is an unchecked failure (pollers retry it). */
     private static <T> T answer(KafkaFuture<T> f) {
         try {
-            return f.get(10, TimeUnit.SECONDS);
+            return f.get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
