@@ -28,32 +28,58 @@ use_jdk() {
   [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")" -ge 24 ] || JAVA_FLAGS=(--enable-native-access=ALL-UNNAMED)
 }
 
-# The NAMEs of bin/stack.env's PROFILE_NAME keys (stack_keys LOCAL: EDGE_PORT, ..., DEMO_LOGIN).
-stack_keys() { sed -n "s/^$1_\([A-Z_]*\)=.*/\1/p" "$HOME_DIR/bin/stack.env"; }
+# The NAMEs of bin/stack.env's PROFILE_NAME keys (stack_keys LOCAL: EDGE_PORT, ..., DEMO_LOGIN). No setting of the
+# single stack is named CLUSTER_..., so TEST's keys are not mixed up with those of the profile TEST_CLUSTER.
+stack_keys() { sed -n "s/^$1_\([A-Z_]*\)=.*/\1/p" "$HOME_DIR/bin/stack.env" | grep -v '^CLUSTER_' || true; }
 
-# Sets RUN and, for every LOCAL_NAME of bin/stack.env, NAME (EDGE_PORT, KAFKA_PARTITIONS, ...): SECKILL_NAME if the
-# environment has it, else the default. Which stack a command acts on is thus only the environment.
+# Which topology a command acts on: SCOPE is empty for the single stack and CLUSTER_ for the cluster (--cluster).
+# Each reads its own variables, so one environment can describe both (the test command runs one after the other):
+# the single stack SECKILL_RUN_DIR and SECKILL_NAME, the cluster SECKILL_CLUSTER_RUN_DIR and SECKILL_CLUSTER_NAME.
+SCOPE=${SCOPE:-}
+
+# Sets RUN and, for every NAME of the scope's profile in bin/stack.env (LOCAL_NAME for the single stack, CLUSTER_NAME
+# for the cluster), NAME (EDGE_PORT, KAFKA_PARTITIONS, ...): SECKILL_<SCOPE>NAME if the environment has it, else the
+# default. Which stack a command acts on is thus only the environment (and --cluster).
 stack_settings() {
-  RUN=${SECKILL_RUN_DIR:-$HOME_DIR/.run/local}
+  local profile=LOCAL rundir=SECKILL_RUN_DIR dir=local name var def
+  if [ -n "$SCOPE" ]; then profile=CLUSTER rundir=SECKILL_CLUSTER_RUN_DIR dir=cluster; fi
+  RUN=${!rundir:-$HOME_DIR/.run/$dir}
   case $RUN in /*) ;; *) RUN="$HOME_DIR/$RUN" ;; esac
-  local name var def
-  for name in $(stack_keys LOCAL); do
-    var=SECKILL_$name def=LOCAL_$name
+  for name in $(stack_keys "$profile"); do
+    var=SECKILL_$SCOPE$name def=${profile}_$name
     printf -v "$name" '%s' "${!var:-${!def}}"
+  done
+  if [ -n "$SCOPE" ]; then IFS=, read -r -a NODES <<< "$TOPOLOGY"; fi
+}
+
+# isolated_stack PROFILE RUN_DIR: exports the environment of an isolated stack (PROFILE TEST, BENCH or, for the
+# cluster scope, TEST_CLUSTER of bin/stack.env) in RUN_DIR, for stack_settings and every process started from here
+# on. A port comes from SECKILL_PROFILE_NAME, else the profile's default; another setting from SECKILL_<SCOPE>NAME,
+# else the profile's default.
+isolated_stack() {
+  local p=$1 name var def
+  export "SECKILL_${SCOPE}RUN_DIR=$2"
+  for name in $(stack_keys "$p"); do
+    def=${p}_$name
+    case $name in *_PORT) var=SECKILL_${p}_$name ;; *) var=SECKILL_$SCOPE$name ;; esac
+    export "SECKILL_$SCOPE$name=${!var:-${!def}}"
   done
 }
 
-# isolated_stack PROFILE RUN_DIR: exports the environment of an isolated stack (PROFILE TEST or BENCH of
-# bin/stack.env) in RUN_DIR, for stack_settings and every process started from here on. A port comes from
-# SECKILL_PROFILE_NAME, else the profile's default; another setting from SECKILL_NAME, else the profile's default.
-isolated_stack() {
-  local p=$1 name var def
-  export SECKILL_RUN_DIR=$2
-  for name in $(stack_keys "$p"); do
-    def=${p}_$name
-    case $name in *_PORT) var=SECKILL_${p}_$name ;; *) var=SECKILL_$name ;; esac
-    export "SECKILL_$name=${!var:-${!def}}"
-  done
+# ---------------------------------------------------------------- nodes
+# A node is one process of a stack. The single stack has one node of each kind, named after it (redis, db, kafka,
+# service, writer, edge); the cluster numbers the nodes of a kind it runs several of (redis-1 ... redis-6). Node n
+# of a kind listens on the kind's port + n - 1 (edge-2 on EDGE_PORT + 1).
+kind_of() { echo "${1%-[0-9]*}"; }
+node_index() { case $1 in *-[0-9]*) echo "${1##*-}" ;; *) echo 1 ;; esac; }
+
+# node_port NODE [SETTING]: the node's port of SETTING (default its kind's: redis-2 -> REDIS_PORT + 1); fails when
+# the stack has no such setting (REDIS_BUS_PORT outside the cluster).
+node_port() {
+  local var=${2:-}
+  if [ -z "$var" ]; then var=$(kind_of "$1"); var="${var^^}_PORT"; fi
+  [ -n "${!var:-}" ] || return 1
+  echo $((${!var} + $(node_index "$1") - 1))
 }
 
 port_in_use() { [ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ]; }
@@ -70,25 +96,26 @@ proc_running() {
   [[ "${stat:0:1}" != [ZX] ]]
 }
 
-# What the command line of each component's process holds, one mark a line: how a recorded pid is known to still be
-# that component of this stack, and not a program the kernel has since given the pid to. Redis shows its listening
-# address as its title; nginx's master shows "nginx: master process" and its arguments.
+# What the command line of each node's process holds, one mark a line: how a recorded pid is known to still be that
+# node of this stack, and not a program the kernel has since given the pid to. Redis shows its listening address as
+# its title; nginx's master shows "nginx: master process" and its arguments. The command line is read with a space
+# after every argument, so a mark ending in a space matches a whole argument (service-1, not service-12).
 component_marks() {
-  case $1 in
-    redis) printf '%s\n' redis-server ":$REDIS_PORT" ;;
+  case $(kind_of "$1") in
+    redis) printf '%s\n' redis-server ":$(node_port "$1")" ;;
     db) printf '%s\n' mariadbd "--defaults-file=$RUN/db/my.cnf" ;;
-    kafka) printf '%s\n' kafka.Kafka "$RUN/kafka/server.properties" ;;
-    service) printf '%s\n' "-Dseckill.run=$RUN" /helidon-app.jar ;;
-    writer) printf '%s\n' "-Dseckill.run=$RUN" /kafka-consumer.jar ;;
-    edge) printf '%s\n' "nginx: master process" "-p $RUN/edge" ;;
+    kafka) printf '%s\n' kafka.Kafka "$RUN/$1/server.properties " ;;
+    service) printf '%s\n' "-Dseckill.run=$RUN/$1 " /helidon-app.jar ;;
+    writer) printf '%s\n' "-Dseckill.run=$RUN/$1 " /kafka-consumer.jar ;;
+    edge | lb) printf '%s\n' "nginx: master process" "-p $RUN/$1 " ;;
   esac
 }
 
-# is_component NAME PID: PID is running and is that component of this stack.
+# is_component NODE PID: PID is running and is that node of this stack.
 is_component() {
   local cmd mark
   proc_running "$2" || return 1
-  cmd=$(tr '\0' ' ' < "/proc/$2/cmdline" 2>/dev/null) || return 1
+  cmd="$(tr '\0' ' ' < "/proc/$2/cmdline" 2>/dev/null) " || return 1
   while IFS= read -r mark; do
     [[ "$cmd" == *"$mark"* ]] || return 1
   done < <(component_marks "$1")
@@ -139,8 +166,9 @@ stop_pid() {
   deadline=$((SECONDS + secs))
   while is_component "$name" "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
   if is_component "$name" "$pid"; then
+    # Its whole process group (spawn made it a session leader): nginx workers outlive a killed master otherwise.
     say "$name did not stop in ${secs}s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     deadline=$((SECONDS + 10))
     while is_component "$name" "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
     ! is_component "$name" "$pid" || die "$name (pid $pid) survived SIGKILL"

@@ -1,33 +1,63 @@
-# Start, stop and health of each component of the local stack. Sourced by bin/seckill, not run.
-# Every component keeps its data, pid file and log under $RUN/<component>/ and never uses system-wide paths.
+# Start, stop and health of each node of a stack, by the node's name. Sourced by bin/seckill, not run.
+# Every node keeps its data, pid file and log under $RUN/<node>/ and never uses system-wide paths (the single stack's
+# nodes are named after their kind: $RUN/redis, $RUN/service, ...). Each kind has <kind>_launch NODE (start the
+# process), <kind>_await NODE (wait until it is ready), <kind>_healthy NODE and <kind>_stop NODE, and may have
+# <kind>_after NODE... (once the launched nodes of the kind are ready: topics, users). bin/lib/cluster.sh replaces
+# the functions marked "cluster:" below for the cluster topology (--cluster).
 
+# The single stack's nodes in start order (cluster.sh sets its own).
 COMPONENTS=(redis db kafka service writer edge)
+NODES=("${COMPONENTS[@]}")
 
-# A component's port is the setting named after it (redis: REDIS_PORT, moved by SECKILL_REDIS_PORT).
-port_of() { local v="${1^^}_PORT"; echo "${!v:-}"; }
-port_var_of() { echo "SECKILL_${1^^}_PORT"; }
+is_node() { local n; for n in "${NODES[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }
+# nodes_of KIND: the stack's nodes of one kind.
+nodes_of() { local n; for n in "${NODES[@]}"; do [ "$(kind_of "$n")" = "$1" ] && echo "$n"; done; return 0; }
+# joined FORMAT KIND [SETTING]: FORMAT (with %s for the port of SETTING) for every node of KIND, comma-separated:
+# the peer lists (joined "127.0.0.1:%s" kafka is the Kafka bootstrap list).
+joined() {
+  local n out=""
+  for n in $(nodes_of "$2"); do out+="${out:+,}$(printf "$1" "$(node_port "$n" "${3:-}")")"; done
+  echo "$out"
+}
+
+# The settings that hold a kind's ports, its main one first (cluster: Redis adds its bus port).
+port_settings_of() {
+  case $(kind_of "$1") in
+    kafka) echo KAFKA_PORT KAFKA_CONTROLLER_PORT ;;
+    service) echo SERVICE_PORT ADMIN_PORT ;;
+    *) local k; k=$(kind_of "$1"); echo "${k^^}_PORT" ;;
+  esac
+}
+# The node's ports, comma-separated (the first is its main one).
+node_ports() {
+  local s out=""
+  for s in $(port_settings_of "$1"); do out+="${out:+,}$(node_port "$1" "$s")"; done
+  echo "$out"
+}
 
 log_of() {
-  case $1 in
-    kafka) echo "$RUN/kafka/logs/server.log" ;;
+  case $(kind_of "$1") in
+    kafka) echo "$RUN/$1/logs/server.log" ;;
     db) echo "$RUN/db/mariadb.log" ;;
-    edge) echo "$RUN/edge/logs/error.log" ;;
-    *) echo "$RUN/$1/$1.log" ;;
+    edge | lb) echo "$RUN/$1/logs/error.log" ;;
+    *) echo "$RUN/$1/$(kind_of "$1").log" ;;
   esac
 }
 
 # ---------------------------------------------------------------- Redis
 # redis-cli takes the password from REDISCLI_AUTH, not from its command line (where ps shows it); a stopped or hung
 # Redis must not hang the probe.
-redis_cli() { REDISCLI_AUTH="$REDIS_PASSWORD" timeout 5 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
-redis_healthy() { [ "$(redis_cli ping 2>/dev/null)" = PONG ]; }
+redis_cli_at() { local port=$1; shift; REDISCLI_AUTH="$REDIS_PASSWORD" timeout 5 redis-cli -h 127.0.0.1 -p "$port" "$@"; }
+redis_alive() { [ "$(redis_cli_at "$(node_port "$1")" ping 2>/dev/null)" = PONG ]; }
+redis_healthy() { redis_alive "$1"; }  # cluster: and the cluster is ok in the node's view
+redis_conf_extra() { :; }              # cluster: cluster mode
 # The config holds the password, so it is a file of mode 600, written at every start (a fault test deletes the
 # directory). AOF with fsync every second, as production would run it: a restart keeps stock and buyers.
 redis_conf() {
   cat <<EOF
 bind 127.0.0.1
-port $REDIS_PORT
-dir "$RUN/redis"
+port $(node_port "$1")
+dir "$RUN/$1"
 daemonize no
 save ""
 appendonly yes
@@ -35,16 +65,17 @@ appendfsync everysec
 protected-mode yes
 requirepass $REDIS_PASSWORD
 EOF
+  redis_conf_extra "$1"
 }
-redis_start() {
-  mkdir -p "$RUN/redis"
-  (umask 077; redis_conf > "$RUN/redis/redis.conf")
-  spawn redis "$RUN/redis/redis.log" redis-server "$RUN/redis/redis.conf"
-  wait_for redis 20 "$RUN/redis/redis.log" redis_healthy
+redis_launch() {
+  mkdir -p "$RUN/$1"
+  (umask 077; redis_conf "$1" > "$RUN/$1/redis.conf")
+  spawn "$1" "$(log_of "$1")" redis-server "$RUN/$1/redis.conf"
 }
-redis_stop() { stop_pid redis TERM 20; }
+redis_await() { wait_for "$1" 20 "$(log_of "$1")" redis_alive "$1"; }
+redis_stop() { stop_pid "$1" TERM 20; }
 
-# ---------------------------------------------------------------- MariaDB (the local MySQL)
+# ---------------------------------------------------------------- MariaDB (the local MySQL; one node in every topology)
 db_cnf() {
   cat <<EOF
 [mariadbd]
@@ -66,7 +97,7 @@ EOF
 }
 db_cli() { mariadb --no-defaults -S "$RUN/db/mariadb.sock" -uroot "$@"; }
 db_healthy() { mariadb-admin --no-defaults -S "$RUN/db/mariadb.sock" -uroot ping; }
-db_start() {
+db_launch() {
   mkdir -p "$RUN/db"
   db_cnf > "$RUN/db/my.cnf"
   if [ ! -d "$RUN/db/data/mysql" ]; then
@@ -74,9 +105,12 @@ db_start() {
       > "$RUN/db/install.log" 2>&1 || die "db failed to initialise: see $RUN/db/install.log"
   fi
   spawn db "$RUN/db/mariadb.out" mariadbd --defaults-file="$RUN/db/my.cnf"
-  wait_for db 60 "$RUN/db/mariadb.log" db_healthy
-  # On stdin, not -e: the password must not be on a command line. ALTER USER sets the run directory's password on
-  # a data directory made before it (or with another one).
+}
+db_await() { wait_for db 60 "$RUN/db/mariadb.log" db_healthy; }
+# On stdin, not -e: the password must not be on a command line. ALTER USER sets the run directory's password on a
+# data directory made before it (or with another one).
+db_after() {
+  [ $# -gt 0 ] || return 0
   db_cli <<SQL || die "db failed to create the seckill database and user: see $RUN/db/mariadb.log"
 CREATE DATABASE IF NOT EXISTS seckill CHARACTER SET utf8mb4;
 CREATE USER IF NOT EXISTS 'seckill'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
@@ -101,12 +135,17 @@ kafka_fetch() {
     || die "failed to fetch the Kafka jars: see $CACHE/kafka-fetch.log"
   touch "$(kafka_lib)/.complete"
 }
-# The JVM of the broker and of its tools alike (logging into the run directory), as the array KAFKA_JVM.
+# The JVM of a broker and of the tools alike (logging into the node's directory), as the array KAFKA_JVM.
 kafka_jvm() {
   KAFKA_JVM=("$JAVA" "${JAVA_FLAGS[@]}" -Dlog4j2.configurationFile="$HOME_DIR/bin/kafka/log4j2.properties"
-    -Dkafka.logs.dir="$RUN/kafka/logs" -cp "$(kafka_lib)/*")
+    -Dkafka.logs.dir="$RUN/${1:-kafka}/logs" -cp "$(kafka_lib)/*")
 }
-kafka_java() { kafka_jvm; "${KAFKA_JVM[@]}" "$@"; }
+kafka_java() { kafka_jvm "$KAFKA_TOOL_NODE"; "${KAFKA_JVM[@]}" "$@"; }
+# The node whose log directory the tools write to and the brokers' heap (cluster: three smaller ones).
+KAFKA_TOOL_NODE=kafka
+KAFKA_HEAP=(-Xms512m -Xmx512m)
+kafka_bootstrap() { joined "127.0.0.1:%s" kafka; }
+# cluster: three voters, replicated internal topics, a broker fenced within the producers' delivery timeout
 kafka_props() {
   cat <<EOF
 process.roles=broker,controller
@@ -128,82 +167,130 @@ group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 EOF
 }
-kafka_healthy() { grep -q "Kafka Server started" "$RUN/kafka/logs/server.log" 2>/dev/null && port_in_use "$KAFKA_PORT"; }
-kafka_start() {
+# cluster: one cluster id shared by the three nodes
+kafka_format() {
+  kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --standalone \
+    --cluster-id "$(kafka_java kafka.tools.StorageTool random-uuid)"
+}
+# The topics as name:partitions, and the replication they are created with (cluster: three copies, two in sync).
+kafka_topics() { echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:1"; }
+KAFKA_TOPIC_ARGS=(--replication-factor 1)
+kafka_healthy() { grep -q "Kafka Server started" "$(log_of "$1")" 2>/dev/null && port_in_use "$(node_port "$1")"; }
+kafka_launch() {
   kafka_fetch
-  mkdir -p "$RUN/kafka/logs"
-  kafka_props > "$RUN/kafka/server.properties"
-  if [ ! -f "$RUN/kafka/data/meta.properties" ]; then
-    kafka_java kafka.tools.StorageTool format --config "$RUN/kafka/server.properties" --standalone \
-      --cluster-id "$(kafka_java kafka.tools.StorageTool random-uuid)" > "$RUN/kafka/format.log" 2>&1 \
-      || die "kafka failed to format its storage: see $RUN/kafka/format.log"
+  mkdir -p "$RUN/$1/logs"
+  kafka_props "$1" > "$RUN/$1/server.properties"
+  if [ ! -f "$RUN/$1/data/meta.properties" ]; then
+    kafka_format "$1" > "$RUN/$1/format.log" 2>&1 || die "$1 failed to format its storage: see $RUN/$1/format.log"
   fi
   # A fresh start must not be taken for ready on the strength of an earlier run's log line.
-  [ -f "$RUN/kafka/logs/server.log" ] && mv "$RUN/kafka/logs/server.log" "$RUN/kafka/logs/server.log.prev"
-  kafka_jvm
-  spawn kafka "$RUN/kafka/kafka.out" "${KAFKA_JVM[@]}" -Xms512m -Xmx512m kafka.Kafka "$RUN/kafka/server.properties"
-  wait_for kafka 90 "$RUN/kafka/logs/server.log" kafka_healthy
+  [ -f "$(log_of "$1")" ] && mv "$(log_of "$1")" "$(log_of "$1").prev"
+  kafka_jvm "$1"
+  spawn "$1" "$RUN/$1/kafka.out" "${KAFKA_JVM[@]}" "${KAFKA_HEAP[@]}" kafka.Kafka "$RUN/$1/server.properties"
+}
+kafka_await() { wait_for "$1" 90 "$(log_of "$1")" kafka_healthy "$1"; }
+# Once a broker was started: the topics, unless they exist.
+kafka_after() {
+  [ $# -gt 0 ] || return 0
   local t
-  for t in "seckill.orders:$KAFKA_PARTITIONS" "seckill.orders.DLT:1"; do
-    kafka_java org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --create \
-      --if-not-exists --topic "${t%%:*}" --partitions "${t##*:}" --replication-factor 1 >> "$RUN/kafka/topics.log" 2>&1 \
-      || die "kafka failed to create topic ${t%%:*}: see $RUN/kafka/topics.log"
+  for t in $(kafka_topics); do
+    kafka_java org.apache.kafka.tools.TopicCommand --bootstrap-server "$(kafka_bootstrap)" --create --if-not-exists \
+      --topic "${t%%:*}" --partitions "${t##*:}" "${KAFKA_TOPIC_ARGS[@]}" >> "$RUN/$KAFKA_TOOL_NODE/topics.log" 2>&1 \
+      || die "kafka failed to create topic ${t%%:*}: see $RUN/$KAFKA_TOOL_NODE/topics.log"
   done
 }
-kafka_stop() { stop_pid kafka TERM 30; }
+kafka_stop() { stop_pid "$1" TERM 30; }
 
 # ---------------------------------------------------------------- the two Java services
 # Their settings and secrets go in through the environment (exported in the subshell that spawns them), never on a
-# command line. -Dseckill.run marks the JVM as this stack's (component_marks).
+# command line. -Dseckill.run marks the JVM as this node of this stack (component_marks); it is no config key (the
+# services read system properties as configuration, so seckill.node would be one).
 java_env() {
-  export KAFKA_BOOTSTRAP="127.0.0.1:$KAFKA_PORT" DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill \
+  export KAFKA_BOOTSTRAP="$(kafka_bootstrap)" DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill \
     DB_PASSWORD="$DB_PASSWORD"
+}
+# java_spawn NODE JAR HEAP...: the JVM of a service or writer node.
+java_spawn() {
+  local node=$1 jar=$2; shift 2
+  spawn "$node" "$(log_of "$node")" "$JAVA" "${JAVA_FLAGS[@]}" -Dseckill.run="$RUN/$node" "$@" \
+    -jar "$jar"
 }
 service_jar() { echo "$HOME_DIR/helidon-app/target/helidon-app.jar"; }
 writer_jar() { echo "$HOME_DIR/kafka-consumer/target/kafka-consumer.jar"; }
 # The detailed health is on the service's internal listener (the admin port) only.
-service_healthy() { http_ok "http://127.0.0.1:$ADMIN_PORT/observe/health"; }
-service_start() {
+service_healthy() { http_ok "http://127.0.0.1:$(node_port "$1" ADMIN_PORT)/observe/health"; }
+service_env() { :; }  # cluster: the Redis seed nodes, the replica acknowledgement, an order-id node per instance
+service_launch() {
   [ -f "$(service_jar)" ] || die "service jar missing: run bin/seckill build"
-  mkdir -p "$RUN/service"
+  mkdir -p "$RUN/$1"
   (
     java_env
-    export SERVER_PORT="$SERVICE_PORT" ADMIN_PORT="$ADMIN_PORT" REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" \
-      REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" \
-      SECKILL_DEMO_LOGIN="$DEMO_LOGIN" SECKILL_EDGE_ADMIN="http://127.0.0.1:$EDGE_PORT"
-    spawn service "$RUN/service/service.log" "$JAVA" "${JAVA_FLAGS[@]}" -Dseckill.run="$RUN" -Xms128m -Xmx384m \
-      -jar "$(service_jar)"
+    # A unit that comes back (compensation, reconcile) clears the sold-out flag on every edge.
+    export SERVER_PORT="$(node_port "$1")" ADMIN_PORT="$(node_port "$1" ADMIN_PORT)" \
+      REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
+      SECKILL_EDGE_ADMIN="$(joined "http://127.0.0.1:%s" edge)" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" \
+      SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN"
+    service_env "$1"
+    java_spawn "$1" "$(service_jar)" -Xms128m -Xmx384m
   )
-  wait_for service 60 "$RUN/service/service.log" service_healthy
 }
-service_stop() { stop_pid service TERM 20; }
-writer_healthy() { http_ok "http://127.0.0.1:$WRITER_PORT/observe/health"; }
-writer_start() {
+service_await() { wait_for "$1" 120 "$(log_of "$1")" service_healthy "$1"; }
+service_stop() { stop_pid "$1" TERM 20; }
+writer_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/observe/health"; }
+writer_launch() {
   [ -f "$(writer_jar)" ] || die "writer jar missing: run bin/seckill build"
-  mkdir -p "$RUN/writer"
+  mkdir -p "$RUN/$1"
   (
     java_env
-    export SERVER_PORT="$WRITER_PORT"
-    spawn writer "$RUN/writer/writer.log" "$JAVA" "${JAVA_FLAGS[@]}" -Dseckill.run="$RUN" -Xms64m -Xmx256m \
-      -jar "$(writer_jar)"
+    export SERVER_PORT="$(node_port "$1")"
+    java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m
   )
-  wait_for writer 60 "$RUN/writer/writer.log" writer_healthy
 }
-writer_stop() { stop_pid writer TERM 20; }
+writer_await() { wait_for "$1" 120 "$(log_of "$1")" writer_healthy "$1"; }
+writer_stop() { stop_pid "$1" TERM 20; }
 
 # ---------------------------------------------------------------- the whole stack
-component_healthy() { "${1}_healthy" > /dev/null 2>&1; }
+component_healthy() { "$(kind_of "$1")_healthy" "$1" > /dev/null 2>&1; }
 
-start_component() {
-  local c=$1
-  if live_pid "$c" >/dev/null; then return 0; fi
-  claim_port "$c" "$(port_of "$c")" "$(port_var_of "$c")"
-  case $c in
-    kafka) claim_port kafka-controller "$KAFKA_CONTROLLER_PORT" SECKILL_KAFKA_CONTROLLER_PORT ;;
-    service) claim_port "the service's admin listener" "$ADMIN_PORT" SECKILL_ADMIN_PORT ;;
-  esac
-  say "starting $c on 127.0.0.1:$(port_of "$c")"
-  "${c}_start"
+# Refuses to start a node on a port somebody else holds, naming the variable that moves it.
+claim_ports() {
+  local s port what
+  for s in $(port_settings_of "$1"); do
+    port=$(node_port "$1" "$s") || continue
+    case $s in
+      KAFKA_CONTROLLER_PORT) what="$1-controller" ;;
+      REDIS_BUS_PORT) what="$1's cluster bus" ;;
+      ADMIN_PORT) what="$1's admin listener"; [ "$1" = service ] && what="the service's admin listener" ;;
+      *) what=$1 ;;
+    esac
+    claim_port "$what" "$port" "SECKILL_$SCOPE$s"
+  done
 }
 
-stop_component() { "${1}_stop"; }
+# start_nodes NODE...: starts those that are not running (a node that crashed, even one still a zombie, is started
+# again), kind by kind in the order given. Every node of a kind is launched before any is awaited (three Kafka voters
+# only become ready together); then the kind's after-step runs with the nodes it launched.
+start_nodes() {
+  local kinds=() k n launched
+  for n in "$@"; do
+    k=$(kind_of "$n")
+    [[ " ${kinds[*]} " == *" $k "* ]] || kinds+=("$k")
+  done
+  for k in "${kinds[@]}"; do
+    launched=()
+    for n in "$@"; do
+      [ "$(kind_of "$n")" = "$k" ] || continue
+      live_pid "$n" > /dev/null && continue
+      claim_ports "$n"
+      say "starting $n on 127.0.0.1:$(node_port "$n")"
+      "${k}_launch" "$n"
+      launched+=("$n")
+    done
+    for n in "${launched[@]}"; do "${k}_await" "$n"; done
+    if declare -F "${k}_after" > /dev/null; then "${k}_after" "${launched[@]}"; fi
+  done
+}
+
+start_component() { start_nodes "$1"; }
+
+stop_component() { "$(kind_of "$1")_stop" "$1"; }

@@ -31,9 +31,37 @@ edge_rate() {
 # Splits a space- or comma-separated list into words.
 edge_words() { echo "${1//,/ }"; }
 
+# nginx_servers KNOB PARAMS: the upstream's `server host:port PARAMS;` lines for the host:port list in KNOB.
+nginx_servers() {
+  local w out=""
+  for w in $(edge_words "${!1}"); do
+    [[ "$w" =~ ^[][A-Za-z0-9._:-]+:[0-9]+$ ]] || die "$1: '$w' is not host:port"
+    out+="    server $w${2:+ $2};"$'\n'
+  done
+  [ -n "$out" ] || die "$1 is empty"
+  echo "$out"
+}
+
+# nginx_real_ip KNOB: X-Forwarded-For is believed only from the proxies listed in KNOB; with none listed there is no
+# real_ip at all, so a client cannot choose its own address (and rate-limit bucket) by sending the header.
+nginx_real_ip() {
+  local w out=""
+  for w in $(edge_words "${!1}"); do
+    [[ "$w" =~ ^[0-9a-fA-F.:]+(/[0-9]{1,3})?$ ]] || die "$1: '$w' is not an address or CIDR"
+    out+="set_real_ip_from $w;"$'\n'
+  done
+  if [ -n "$out" ]; then
+    echo "${out}real_ip_header X-Forwarded-For;"$'\n'"real_ip_recursive on;"
+  else
+    echo "# $1 is empty: X-Forwarded-For from clients is ignored."
+  fi
+}
+
+# edge_settings NODE: the knobs of one edge node (the single stack's is named edge; the cluster's edge-1, edge-2).
 edge_settings() {
-  export EDGE_RUN="$RUN/edge" EDGE_HOME="$HOME_DIR/openresty"
-  export SECKILL_EDGE_PORT="$EDGE_PORT"
+  export EDGE_RUN="$RUN/$1" EDGE_HOME="$HOME_DIR/openresty"
+  SECKILL_EDGE_PORT=$(node_port "$1") || die "no port for $1"
+  export SECKILL_EDGE_PORT
   local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$' r='^[1-9][0-9]*(r/s|r/m)?$'
   edge_knob SECKILL_EDGE_LISTEN 127.0.0.1 '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_EDGE_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
@@ -69,28 +97,9 @@ edge_settings() {
   edge_rate EDGE_ORDER_RATE SECKILL_EDGE_ORDER_RATE
   edge_rate EDGE_LOGIN_RATE SECKILL_EDGE_LOGIN_RATE
 
-  local w
-  EDGE_UPSTREAM_SERVERS=""
-  for w in $(edge_words "$SECKILL_EDGE_UPSTREAM"); do
-    [[ "$w" =~ ^[][A-Za-z0-9._:-]+:[0-9]+$ ]] || die "SECKILL_EDGE_UPSTREAM: '$w' is not host:port"
-    EDGE_UPSTREAM_SERVERS+="    server $w;"$'\n'
-  done
-  [ -n "$EDGE_UPSTREAM_SERVERS" ] || die "SECKILL_EDGE_UPSTREAM is empty"
-  export EDGE_UPSTREAM_SERVERS
-
-  # X-Forwarded-For is believed only from the listed proxies; with none listed there is no real_ip at all, so a
-  # client cannot choose its own rate-limit bucket by sending the header.
-  EDGE_REAL_IP=""
-  for w in $(edge_words "$SECKILL_EDGE_TRUSTED_PROXIES"); do
-    [[ "$w" =~ ^[0-9a-fA-F.:]+(/[0-9]{1,3})?$ ]] || die "SECKILL_EDGE_TRUSTED_PROXIES: '$w' is not an address or CIDR"
-    EDGE_REAL_IP+="set_real_ip_from $w;"$'\n'
-  done
-  if [ -n "$EDGE_REAL_IP" ]; then
-    EDGE_REAL_IP+=$'real_ip_header X-Forwarded-For;\nreal_ip_recursive on;\n'
-  else
-    EDGE_REAL_IP="# SECKILL_EDGE_TRUSTED_PROXIES is empty: X-Forwarded-For from clients is ignored."
-  fi
-  export EDGE_REAL_IP
+  EDGE_UPSTREAM_SERVERS=$(nginx_servers SECKILL_EDGE_UPSTREAM "") || exit 1
+  EDGE_REAL_IP=$(nginx_real_ip SECKILL_EDGE_TRUSTED_PROXIES) || exit 1
+  export EDGE_UPSTREAM_SERVERS EDGE_REAL_IP
 
   # Debian's nginx loads ngx_lua as dynamic modules; OpenResty (the compose image) has it built in.
   if "$SECKILL_EDGE_NGINX" -V 2>&1 | grep -qE 'ngx_lua|lua-nginx-module'; then
@@ -104,44 +113,53 @@ edge_settings() {
   if [ "$(id -u)" = 0 ]; then export EDGE_USER_DIRECTIVE="user root;"; else export EDGE_USER_DIRECTIVE=""; fi
 }
 
-# Renders the templates into $EDGE_RUN/conf.new and tests them there; only a config that passes `nginx -t`
-# replaces $EDGE_RUN/conf, so a bad knob on reload leaves the running (and the next) config intact.
-edge_render() {
-  edge_settings
-  local new="$EDGE_RUN/conf.new" f
+# nginx_render WHAT TEMPLATES RUN_DIR VARS NGINX: renders TEMPLATES/nginx.conf and TEMPLATES/conf.d/*.conf (only the
+# variables VARS) into RUN_DIR/conf.new and tests them there; only a config that passes `nginx -t` replaces
+# RUN_DIR/conf, so a bad knob on reload leaves the running (and the next) config intact. The edge and the cluster's
+# load balancer (bin/lib/lb.sh) are rendered alike.
+nginx_render() {
+  local what=$1 home=$2 run=$3 vars=$4 nginx=$5 new="$3/conf.new" f
   rm -rf "$new"
-  mkdir -p "$new/conf.d" "$EDGE_RUN"/{logs,tmp,cache}
-  envsubst "$EDGE_VARS" < "$EDGE_HOME/nginx.conf" > "$new/nginx.conf"
-  for f in "$EDGE_HOME"/conf.d/*.conf; do
-    envsubst "$EDGE_VARS" < "$f" > "$new/conf.d/$(basename "$f")"
+  mkdir -p "$new/conf.d" "$run"/{logs,tmp,cache}
+  envsubst "$vars" < "$home/nginx.conf" > "$new/nginx.conf"
+  for f in "$home"/conf.d/*.conf; do
+    [ -e "$f" ] || continue
+    envsubst "$vars" < "$f" > "$new/conf.d/$(basename "$f")"
   done
-  "$SECKILL_EDGE_NGINX" -t -q -p "$EDGE_RUN" -c "$new/nginx.conf" 2> "$EDGE_RUN/logs/configtest.log" \
-    || die "edge config is invalid: see $EDGE_RUN/logs/configtest.log (rendered in $new)"
-  rm -rf "$EDGE_RUN/conf.old"
-  [ -d "$EDGE_RUN/conf" ] && mv "$EDGE_RUN/conf" "$EDGE_RUN/conf.old"
-  mv "$new" "$EDGE_RUN/conf"
-  rm -rf "$EDGE_RUN/conf.old"
+  "$nginx" -t -q -p "$run" -c "$new/nginx.conf" 2> "$run/logs/configtest.log" \
+    || die "$what config is invalid: see $run/logs/configtest.log (rendered in $new)"
+  rm -rf "$run/conf.old"
+  [ -d "$run/conf" ] && mv "$run/conf" "$run/conf.old"
+  mv "$new" "$run/conf"
+  rm -rf "$run/conf.old"
 }
-edge_healthy() { http_ok "http://127.0.0.1:$EDGE_PORT/edge/health"; }
-edge_start() {
-  edge_render
-  spawn edge "$RUN/edge/logs/nginx.out" "$SECKILL_EDGE_NGINX" -p "$RUN/edge" -c "$RUN/edge/conf/nginx.conf" \
-    -g 'daemon off;'
-  wait_for edge 20 "$RUN/edge/logs/error.log" edge_healthy
+edge_render() {
+  edge_settings "$1"
+  nginx_render "$1" "$EDGE_HOME" "$EDGE_RUN" "$EDGE_VARS" "$SECKILL_EDGE_NGINX"
 }
+edge_env() { :; }  # cluster: both services upstream, the load balancer trusted
+edge_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/edge/health"; }
+edge_launch() {
+  edge_env "$1"
+  edge_render "$1"
+  spawn "$1" "$RUN/$1/logs/nginx.out" "$SECKILL_EDGE_NGINX" -p "$RUN/$1" -c "$RUN/$1/conf/nginx.conf" -g 'daemon off;'
+}
+edge_await() { wait_for "$1" 20 "$RUN/$1/logs/error.log" edge_healthy "$1"; }
+edge_start() { edge_launch "$1"; edge_await "$1"; }
 # Renders, then becomes nginx in the foreground (a container's main process; it logs to the run directory).
 edge_foreground() {
-  edge_render
+  edge_render edge
   exec "$SECKILL_EDGE_NGINX" -p "$RUN/edge" -c "$RUN/edge/conf/nginx.conf" -g 'daemon off;'
 }
-# Re-renders the config from the environment and reloads without dropping connections (shared dicts survive).
+# Re-renders a node's config from the environment and reloads without dropping connections (shared dicts survive).
 edge_reload() {
   local pid
-  pid=$(live_pid edge) || die "edge is not running"
-  edge_render
+  pid=$(live_pid "$1") || die "$1 is not running"
+  edge_env "$1"
+  edge_render "$1"
   kill -HUP "$pid"
 }
-edge_stop() { stop_pid edge QUIT 20; }
+edge_stop() { stop_pid "$1" QUIT 20; }
 
 # Run on its own: `bin/lib/edge.sh start|stop|reload|foreground` manages the edge of the stack that SECKILL_RUN_DIR,
 # SECKILL_EDGE_PORT and SECKILL_SERVICE_PORT name (the same variables and defaults as bin/seckill, the same pid
@@ -157,10 +175,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
       if ! live_pid edge > /dev/null; then
         claim_port edge "$EDGE_PORT" SECKILL_EDGE_PORT
         say "starting edge on 127.0.0.1:$EDGE_PORT"
-        edge_start
+        edge_start edge
       fi ;;
-    stop) edge_stop ;;
-    reload) edge_reload; say "edge reloaded" ;;
+    stop) edge_stop edge ;;
+    reload) edge_reload edge; say "edge reloaded" ;;
     foreground) edge_foreground ;;
     *) die "usage: bin/lib/edge.sh start|stop|reload|foreground" ;;
   esac

@@ -1,38 +1,32 @@
 package dev.seckill.testkit;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The stack that {@code bin/seckill} started for the tests: its ports, secrets and run directory, read from the
  * same environment variables the script uses, with the script's own defaults ({@code bin/stack.env}, the
  * {@code LOCAL_} lines), and a way to drive the script itself (stop, start, restart a component).
  */
-public final class Stack {
+public final class Stack implements Topology {
 
     private static final Stack INSTANCE = new Stack();
 
     private final Path home;
     private final Path runDir;
-    private final Properties defaults;
+    private final RunDir run;
+    private final StackSettings settings;
 
     private Stack() {
         this.home = findHome();
-        this.defaults = StackSettings.read(home.resolve(StackSettings.FILE));
-        String run = env("SECKILL_RUN_DIR", home.resolve(".run/local").toString());
-        this.runDir = Path.of(run).isAbsolute() ? Path.of(run) : home.resolve(run);
+        this.settings = StackSettings.single(home);
+        this.runDir = settings.runDir();
+        this.run = new RunDir(runDir);
     }
 
     public static Stack get() {
@@ -80,11 +74,18 @@ public final class Stack {
         return "http://127.0.0.1:" + edgePort();
     }
 
+    /** The single stack's clients go to its edge. */
+    @Override
+    public String publicUrl() {
+        return edgeUrl();
+    }
+
     public String serviceUrl() {
         return "http://127.0.0.1:" + servicePort();
     }
 
     /** Base URL of the service's internal listener ({@code /admin/...}, {@code /observe/...}). */
+    @Override
     public String adminUrl() {
         return "http://127.0.0.1:" + adminPort();
     }
@@ -105,6 +106,7 @@ public final class Stack {
         return "jdbc:mariadb://127.0.0.1:" + dbPort() + "/seckill";
     }
 
+    @Override
     public Connection db() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), dbUser(), dbPassword());
     }
@@ -115,20 +117,22 @@ public final class Stack {
 
     /** The database password: SECKILL_DB_PASSWORD, else the one bin/seckill generated into the run directory. */
     public String dbPassword() {
-        return optionalSecret("SECKILL_DB_PASSWORD", "db-password", "seckill");
+        return run.dbPassword();
     }
 
     /** The Redis password: SECKILL_REDIS_PASSWORD, else the generated one; empty when Redis has none. */
     public String redisPassword() {
-        return optionalSecret("SECKILL_REDIS_PASSWORD", "redis-password", "");
+        return run.redisPassword();
     }
 
+    @Override
     public String adminToken() {
-        return secret("SECKILL_ADMIN_TOKEN", "admin-token");
+        return run.adminToken();
     }
 
+    @Override
     public String tokenSecret() {
-        return secret("SECKILL_TOKEN_SECRET", "token-secret");
+        return run.tokenSecret();
     }
 
     /**
@@ -136,29 +140,12 @@ public final class Stack {
      * {@code SECKILL_<name>}, else the file's {@code LOCAL_<name>}, as {@code bin/seckill} reads it.
      */
     public String setting(String name) {
-        String v = System.getenv("SECKILL_" + name);
-        if (v != null && !v.isEmpty()) {
-            return v;
-        }
-        String d = defaults.getProperty("LOCAL_" + name);
-        if (d == null) {
-            throw new IllegalArgumentException("no setting LOCAL_" + name + " in " + home.resolve(StackSettings.FILE));
-        }
-        return d;
+        return settings.get(name);
     }
 
     /** The environment a process of this stack gets: the test's own plus the stack's variables. */
     public Map<String, String> environment() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("SECKILL_RUN_DIR", runDir.toString());
-        for (String name : StackSettings.names(defaults, "LOCAL_")) {
-            if (name.endsWith("_PORT")) {
-                env.put("SECKILL_" + name, setting(name));
-            }
-        }
-        env.put("SECKILL_ADMIN_TOKEN", adminToken());
-        env.put("SECKILL_TOKEN_SECRET", tokenSecret());
-        return env;
+        return settings.environment(run);
     }
 
     /**
@@ -182,11 +169,7 @@ public final class Stack {
      * stack's environment plus {@code extraEnv}; fails like {@link #seckill(Duration, String...)}.
      */
     public String script(Map<String, String> extraEnv, Duration timeout, String script, String... args) {
-        Outcome o = run(extraEnv, timeout, script, args);
-        if (o.exit() != 0) {
-            throw new AssertionError(script + " " + String.join(" ", args) + " failed: " + o.output());
-        }
-        return o.output();
+        return Scripts.check(home, environment(), extraEnv, timeout, script, args);
     }
 
     /** How a script ended: its exit code and its output (stdout and stderr together). */
@@ -198,95 +181,24 @@ public final class Stack {
      * non-zero one: for tests of the scripts' own error handling.
      */
     public Outcome run(Map<String, String> extraEnv, Duration timeout, String script, String... args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(home.resolve(script).toString());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().putAll(environment());
-        // A null value removes the variable (e.g. JAVA_HOME, to test the JDK search).
-        extraEnv.forEach((k, v) -> {
-            if (v == null) {
-                pb.environment().remove(k);
-            } else {
-                pb.environment().put(k, v);
-            }
-        });
-        try {
-            Path out = Files.createTempFile("seckill-cmd", ".log");
-            Process p = pb.redirectOutput(out.toFile()).start();
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError(script + " " + String.join(" ", args) + " took longer than " + timeout);
-            }
-            String text = Files.readString(out);
-            Files.deleteIfExists(out);
-            return new Outcome(p.exitValue(), text);
-        } catch (IOException e) {
-            throw new AssertionError("failed to run " + script + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
+        return Scripts.run(home, environment(), extraEnv, timeout, script, args);
     }
 
     /** The pid bin/seckill recorded for a component, or -1 when it has none. */
     public long pid(String component) {
-        try {
-            Path f = runDir.resolve("pids").resolve(component + ".pid");
-            return Files.exists(f) ? Long.parseLong(Files.readString(f).trim()) : -1;
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
+        return run.pid(component);
     }
 
-    /** SIGKILLs a component (a crash, not a stop) and waits until the process is gone. */
+    /** SIGKILLs a component (a crash, not a stop) and waits until it is gone. */
     public void kill9(String component) {
-        long pid = pid(component);
-        if (pid <= 0) {
-            throw new AssertionError(component + " has no pid file in " + runDir);
-        }
-        ProcessHandle.of(pid).ifPresent(ph -> {
-            ph.destroyForcibly();
-            Await.until(Duration.ofSeconds(20), () -> !ph.isAlive(), component + " to die");
-        });
-    }
-
-    private String secret(String var, String file) {
-        String v = System.getenv(var);
-        if (v != null && !v.isEmpty()) {
-            return v;
-        }
-        try {
-            return Files.readString(runDir.resolve(file), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new IllegalStateException(var + " is not set and " + runDir.resolve(file)
-                    + " is unreadable: start the stack with bin/seckill up or run bin/seckill test", e);
-        }
-    }
-
-    private String optionalSecret(String var, String file, String def) {
-        String v = System.getenv(var);
-        if (v != null && !v.isEmpty()) {
-            return v;
-        }
-        Path f = runDir.resolve(file);
-        try {
-            return Files.exists(f) ? Files.readString(f, StandardCharsets.UTF_8).trim() : def;
-        } catch (IOException e) {
-            throw new IllegalStateException(f + " is unreadable: " + e.getMessage(), e);
-        }
+        run.kill9(component);
     }
 
     private int port(String name) {
         return Integer.parseInt(setting(name));
     }
 
-    private static String env(String var, String def) {
-        String v = System.getenv(var);
-        return v == null || v.isEmpty() ? def : v;
-    }
-
-    private static Path findHome() {
+    static Path findHome() {
         String h = System.getenv("SECKILL_HOME");
         if (h != null && !h.isEmpty()) {
             return Path.of(h);

@@ -1,66 +1,110 @@
 package dev.seckill.system.reliability;
 
 import dev.seckill.bench.Invariants;
+import dev.seckill.bench.StackRedis;
 import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.Topology;
+import org.redisson.api.RedissonClient;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The shape every fault scenario shares: a whole stack; a first crowd stampeding one sale until purchases are
- * being accepted; a second sale whose crowd the scenario lets loose before, during or after the fault; the fault
- * itself with its repair always run; then both crowds finished, settled (writer caught up, reconcile) and checked
- * against the invariants read from MySQL and Redis, with no 500 answered.
+ * The shape every fault scenario shares: a whole topology (the single stack, or the cluster); a first crowd
+ * stampeding one sale until purchases are being accepted; a second sale whose crowd the scenario lets loose before,
+ * during or after the fault; the fault itself with its repair always run; then both crowds finished, settled (writer
+ * caught up, reconcile) and checked against the invariants read from MySQL and Redis, with no 500 answered.
  */
-final class FaultScenario {
+public final class FaultScenario {
 
     /** A step of a scenario; the stack operations and waits it runs fail the test themselves. */
     @FunctionalInterface
-    interface Step {
+    public interface Step {
         void run() throws Exception;
     }
 
-    static final Duration STACK_OP = Duration.ofSeconds(180);
+    /**
+     * Where a scenario runs: the topology its crowds and operators reach; how to open the Redis that holds a sale's
+     * keys (for the invariant check, read directly); what else must hold of a settled sale there (violations, none
+     * when it holds); and how to bring every node up.
+     */
+    public record Site(Topology topology, LongFunction<RedissonClient> saleRedis, LongFunction<List<String>> alsoCheck,
+                       Step up) {
+    }
+
+    public static final Duration STACK_OP = Duration.ofSeconds(180);
     private static final Duration RUN = Duration.ofSeconds(45);
     private static final int STOCK = 600;
     private static final int USERS = 2500;
     private static final int CLICKS = 30;
 
-    final Stack stack = Stack.get();
     private final String name;
+    private final Site site;
     private final SaleRun first;
-    private final SaleRun second;
+    private SaleRun second;
 
-    private FaultScenario(String name) {
+    private FaultScenario(String name, Site site) {
         this.name = name;
-        this.first = new SaleRun(STOCK, USERS, CLICKS, RUN);
-        this.second = new SaleRun(STOCK, USERS, CLICKS, RUN);
+        this.site = site;
+        this.first = newRun();
+        this.second = newRun();
     }
 
-    /** Brings the whole stack up (whatever an earlier scenario left), and starts the first crowd. */
-    static FaultScenario begin(String name) {
-        Stack.get().seckill(STACK_OP, "up");
-        FaultScenario s = new FaultScenario(name);
+    /** The single stack that bin/seckill test started. */
+    static Site singleStack() {
+        Stack stack = Stack.get();
+        return new Site(stack, saleId -> StackRedis.connect(stack), saleId -> List.of(),
+                () -> stack.seckill(STACK_OP, "up"));
+    }
+
+    /** Brings the whole single stack up (whatever an earlier scenario left), and starts the first crowd. */
+    static FaultScenario begin(String name) throws Exception {
+        return begin(name, singleStack());
+    }
+
+    /** Brings every node of the site up (whatever an earlier scenario left), and starts the first crowd. */
+    public static FaultScenario begin(String name, Site site) throws Exception {
+        site.up().run();
+        FaultScenario s = new FaultScenario(name, site);
         s.first.start();
         s.first.awaitAccepted(50, Duration.ofSeconds(60));
         return s;
     }
 
+    private SaleRun newRun() {
+        return new SaleRun(site.topology(), STOCK, USERS, CLICKS, RUN);
+    }
+
     /** The first crowd, for what a scenario asserts of it beyond the invariants. */
-    SaleRun first() {
+    public SaleRun first() {
         return first;
     }
 
     /** The crowd of the second sale, not started until the scenario says so. */
-    SaleRun second() {
+    public SaleRun second() {
+        return second;
+    }
+
+    /**
+     * Makes the second sale one that {@code fits} (a sale on the same Redis shard as the first, say), creating sales
+     * until one does; before the second crowd starts. The sales passed over stay unsold.
+     */
+    public SaleRun secondWhere(LongPredicate fits) {
+        for (int i = 0; i < 40 && !fits.test(second.saleId); i++) {
+            second = newRun();
+        }
+        assertTrue(fits.test(second.saleId), name + ": no fitting second sale in 40");
         return second;
     }
 
     /** Runs {@code fault}, then {@code meanwhile} while it lasts, and always {@code repair} after them. */
-    void inject(Step fault, Step meanwhile, Step repair) throws Exception {
+    public void inject(Step fault, Step meanwhile, Step repair) throws Exception {
         try {
             fault.run();
             meanwhile.run();
@@ -73,19 +117,26 @@ final class FaultScenario {
      * Waits for both crowds, settles each sale and asserts its invariants and that no 500 was answered; returns
      * the reconcile actions of the first and of the second sale.
      */
-    List<List<String>> finishAndCheck() throws Exception {
+    public List<List<String>> finishAndCheck() throws Exception {
         first.finish();
-        second.finish();
-        return List.of(verdict("first crowd", first), verdict("second crowd", second));
+        if (second.started()) {
+            second.finish();
+        }
+        List<List<String>> out = new ArrayList<>();
+        out.add(verdict("first crowd", first));
+        out.add(second.started() ? verdict("second crowd", second) : List.of());
+        return out;
     }
 
     private List<String> verdict(String crowd, SaleRun run) throws Exception {
         List<String> actions = run.settle();
-        Invariants.Report report = run.check();
+        Invariants.Report report = run.check(site.saleRedis().apply(run.saleId));
+        List<String> more = site.alsoCheck().apply(run.saleId);
         String label = name + ", " + crowd;
-        System.out.println("fault scenario [" + label + "]: answers by status " + run.byStatus()
-                + "; reconcile actions " + actions + "; " + report.summary());
+        System.out.println("fault scenario [" + label + "]: " + run.counts() + "; answers by status " + run.byStatus()
+                + "; reconcile actions " + actions + "; " + report.summary() + (more.isEmpty() ? "" : "; " + more));
         assertTrue(report.ok(), label + ": " + report.summary());
+        assertEquals(List.of(), more, label);
         assertEquals(0, run.count(500), label + ": a 500 was answered");
         return actions;
     }

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.bench.Attempt;
 import dev.seckill.bench.Invariants;
 import dev.seckill.bench.Stampede;
-import dev.seckill.bench.StackRedis;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
-import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.Topology;
 import org.redisson.api.RedissonClient;
 
 import java.sql.Connection;
@@ -23,42 +22,58 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One sale under a stampede through the edge, watched while it runs, then settled (writer caught up, reconcile)
- * and checked against the invariants read from MySQL and Redis directly.
+ * One sale under a stampede through the topology's public entry (the edge, or the cluster's load balancer), watched
+ * while it runs, then settled (writer caught up, reconcile) and checked against the invariants read from MySQL and
+ * Redis directly.
  */
-final class SaleRun {
+public final class SaleRun {
 
     private static final AtomicLong USERS = new AtomicLong(System.nanoTime() % 1_000_000L * 1_000_000L + 2_000_000_000_000L);
 
-    final Stack stack = Stack.get();
+    final Topology topology;
     final HttpJson http = new HttpJson();
-    final long saleId;
+    public final long saleId;
     final List<Attempt> attempts = Collections.synchronizedList(new ArrayList<>());
+    private final TokenSigner signer;
     private final Stampede.Plan plan;
     private Thread runner;
+    private long startedNanos;
     private Throwable failure;
 
-    SaleRun(int stock, int users, int attemptsPerUser, Duration maxDuration) {
+    SaleRun(Topology topology, int stock, int users, int attemptsPerUser, Duration maxDuration) {
+        this.topology = topology;
         Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"fault-" + System.nanoTime()
+        HttpJson.Response r = http.post(topology.adminUrl() + "/admin/sales", "{\"name\":\"fault-" + System.nanoTime()
                         + "\",\"priceCents\":500,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
                         + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
+                "Authorization", HttpJson.bearer(topology.adminToken()));
         if (r.status() != 201) {
             throw new AssertionError("failed to create a sale: " + r.body());
         }
         saleId = r.json().path("id").asLong();
-        TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(2), Clock.systemUTC());
+        signer = new TokenSigner(topology.tokenSecret(), Duration.ofHours(2), Clock.systemUTC());
         List<Stampede.User> crowd = new ArrayList<>();
         long first = USERS.getAndAdd(users);
         for (long u = first; u < first + users; u++) {
             crowd.add(new Stampede.User(u, signer.mint(u)));
         }
-        plan = new Stampede.Plan(stack.edgeUrl(), saleId, crowd, attemptsPerUser, 128, maxDuration, 300);
+        plan = new Stampede.Plan(topology.publicUrl(), saleId, crowd, attemptsPerUser, 128, maxDuration, 300);
+    }
+
+    /** A shopper who is in no crowd (a probe), signed in: its user id and bearer token. */
+    public Stampede.User newShopper() {
+        long u = USERS.getAndIncrement();
+        return new Stampede.User(u, signer.mint(u));
+    }
+
+    /** At most this many requests of the crowd are in flight at once. */
+    public int connections() {
+        return plan.connections();
     }
 
     /** Starts the stampede in the background. */
-    SaleRun start() {
+    public SaleRun start() {
+        startedNanos = System.nanoTime();
         runner = Thread.ofPlatform().name("stampede-" + saleId).start(() -> {
             try {
                 Stampede.run(plan, attempts);
@@ -69,19 +84,31 @@ final class SaleRun {
         return this;
     }
 
-    long count(int status) {
+    boolean started() {
+        return runner != null;
+    }
+
+    public long count(int status) {
         synchronized (attempts) {
             return attempts.stream().filter(a -> a.status() == status).count();
         }
     }
 
+    /** How many attempts that started after {@code nanoTime} (System.nanoTime) got {@code status}. */
+    public long countSince(long nanoTime, int status) {
+        synchronized (attempts) {
+            return attempts.stream().filter(a -> startedNanos + a.startNanos() >= nanoTime && a.status() == status)
+                    .count();
+        }
+    }
+
     /** Polls until at least {@code n} purchases have been accepted. */
-    void awaitAccepted(long n, Duration timeout) {
+    public void awaitAccepted(long n, Duration timeout) {
         Await.until(timeout, () -> count(202) >= n, n + " accepted purchases in sale " + saleId);
     }
 
     /** Waits for the stampede to end (it is bounded in time by its plan). */
-    void finish() throws InterruptedException {
+    public void finish() throws InterruptedException {
         runner.join(plan.maxDuration().toMillis() + 120_000);
         if (runner.isAlive()) {
             throw new AssertionError("the stampede did not end");
@@ -92,8 +119,14 @@ final class SaleRun {
     }
 
     private JsonNode stats() {
-        return http.get(stack.adminUrl() + "/admin/sales/" + saleId + "/stats",
-                "Authorization", HttpJson.bearer(stack.adminToken())).json();
+        return http.get(topology.adminUrl() + "/admin/sales/" + saleId + "/stats",
+                "Authorization", HttpJson.bearer(topology.adminToken())).json();
+    }
+
+    /** Polls until the service answers and the writers have caught up (no order on the topic left to write). */
+    public void awaitWritten(Duration timeout) {
+        Await.until(timeout, () -> stats().path("consumerLag").asLong(-1) == 0,
+                "the writer to catch up on sale " + saleId);
     }
 
     /**
@@ -101,12 +134,11 @@ final class SaleRun {
      * shortest grace the service allows) until no reservation is pending; returns every action taken.
      */
     List<String> settle() {
-        Await.until(Duration.ofSeconds(120), () -> stats().path("consumerLag").asLong(-1) == 0,
-                "the writer to catch up on sale " + saleId);
+        awaitWritten(Duration.ofSeconds(120));
         List<String> actions = new ArrayList<>();
         Await.until(Duration.ofSeconds(120), () -> {
-            HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales/" + saleId + "/reconcile?graceSeconds=7",
-                    null, "Authorization", HttpJson.bearer(stack.adminToken()));
+            HttpJson.Response r = http.post(topology.adminUrl() + "/admin/sales/" + saleId + "/reconcile?graceSeconds=7",
+                    null, "Authorization", HttpJson.bearer(topology.adminToken()));
             if (r.status() != 200) {
                 return false;
             }
@@ -116,10 +148,9 @@ final class SaleRun {
         return actions;
     }
 
-    /** The invariant check, read from MySQL and Redis directly. */
-    Invariants.Report check() throws Exception {
-        RedissonClient redis = StackRedis.connect(stack);
-        try (Connection db = stack.db()) {
+    /** The invariant check, read from MySQL and from {@code redis} (the one holding the sale's keys) directly. */
+    Invariants.Report check(RedissonClient redis) throws Exception {
+        try (Connection db = topology.db()) {
             return Invariants.check(db, redis, saleId, new ArrayList<>(attempts));
         } finally {
             redis.shutdown();
@@ -127,7 +158,7 @@ final class SaleRun {
     }
 
     /** Users whose last attempt got no answer at all (no status): a dropped request nobody retried. */
-    List<Long> unanswered() {
+    public List<Long> unanswered() {
         Map<Long, Attempt> last = new java.util.HashMap<>();
         synchronized (attempts) {
             attempts.forEach(a -> last.merge(a.userId(), a, (x, y) -> x.startNanos() >= y.startNanos() ? x : y));
@@ -135,8 +166,17 @@ final class SaleRun {
         return last.values().stream().filter(a -> a.status() == 0).map(Attempt::userId).sorted().toList();
     }
 
+    /** The counts a scenario prints: accepted (202), refused (another 4xx), unavailable (503), no answer. */
+    public String counts() {
+        Map<Integer, Long> by = byStatus();
+        long refused = by.entrySet().stream().filter(e -> e.getKey() >= 400 && e.getKey() < 500)
+                .mapToLong(Map.Entry::getValue).sum();
+        return "accepted " + by.getOrDefault(202, 0L) + ", refused " + refused + ", 503 " + by.getOrDefault(503, 0L)
+                + ", no answer " + by.getOrDefault(0, 0L);
+    }
+
     /** Answers by status, for the test output. */
-    Map<Integer, Long> byStatus() {
+    public Map<Integer, Long> byStatus() {
         Map<Integer, Long> out = new TreeMap<>();
         synchronized (attempts) {
             attempts.forEach(a -> out.merge(a.status(), 1L, Long::sum));

@@ -1,0 +1,25 @@
+package dev.seckill.testkit;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * What clients and operators reach of a running topology, the single stack ({@link Stack}) or the cluster
+ * ({@link ClusterStack}) alike: so a test of the whole system (a stampede, its settlement and the invariant check)
+ * runs on either.
+ */
+public interface Topology {
+
+    /** Where clients go: the edge of the single stack, the load balancer of the cluster. */
+    String publicUrl();
+
+    /** A service's internal listener ({@code /admin/...}, {@code /observe/...}). */
+    String adminUrl();
+
+    String adminToken();
+
+    String tokenSecret();
+
+    /** MySQL, read directly (never through the service). */
+    Connection db() throws SQLException;
+}
