@@ -47,6 +47,13 @@ public final class EdgeInstance implements AutoCloseable {
             Map.entry("SECKILL_EDGE_SEND_TIMEOUT", "10s"),
             Map.entry("SECKILL_EDGE_ZONE_SIZE", "1m"),
             Map.entry("SECKILL_EDGE_SOLDOUT_TTL", "30"),
+            Map.entry("SECKILL_EDGE_ADMIT_RATE", "100000"),
+            Map.entry("SECKILL_EDGE_ADMIT_IN_FLIGHT", "10000"),
+            // Many test edges run at once: a few thousand connections each (a worker allocates them all up front).
+            Map.entry("SECKILL_EDGE_WORKER_CONNECTIONS", "4096"),
+            Map.entry("SECKILL_EDGE_NOFILE", "8192"),
+            Map.entry("SECKILL_EDGE_BACKLOG", "4096"),
+            Map.entry("SECKILL_EDGE_REUSEPORT", "on"),
             Map.entry("SECKILL_EDGE_BODY_MAX", "1k"),
             Map.entry("SECKILL_EDGE_CONNECT_TIMEOUT", "1s"),
             Map.entry("SECKILL_EDGE_READ_TIMEOUT", "10s"),
