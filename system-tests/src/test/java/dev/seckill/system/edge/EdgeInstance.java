@@ -67,6 +67,7 @@ public final class EdgeInstance implements AutoCloseable {
     private final Stack stack = Stack.get();
     private final Map<String, String> env = new HashMap<>();
     private final int port;
+    private final Path runDir;
 
     /** The port the edge listens on (127.0.0.1). */
     public int port() {
@@ -75,7 +76,7 @@ public final class EdgeInstance implements AutoCloseable {
 
     private EdgeInstance(String name, Map<String, String> knobs) {
         this.port = freePort();
-        Path runDir = stack.runDir().resolveSibling("edge-it").resolve(name);
+        this.runDir = stack.runDir().resolveSibling("edge-it").resolve(name);
         env.putAll(DEFAULTS);
         env.putAll(knobs);
         env.put("SECKILL_RUN_DIR", runDir.toString());
@@ -109,6 +110,16 @@ public final class EdgeInstance implements AutoCloseable {
     public void reload(Map<String, String> changedKnobs) {
         env.putAll(changedKnobs);
         stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "reload");
+    }
+
+    /** nginx's error log of this edge (warnings and worse), empty when it has written none. */
+    public String errorLog() {
+        Path log = runDir.resolve("edge/logs/error.log");
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to read " + log, e);
+        }
     }
 
     /** The edge's counters as Prometheus text (loopback-only location). */
