@@ -31,6 +31,25 @@ final class LoadClient {
 
         /** The answer to {@code request}: status 0 and a null body when none came. */
         void answered(Request request, long startNanos, long endNanos, int status, String body);
+
+        /**
+         * Whether the script is done once it has nothing to send and nothing is in flight; a script that waits to
+         * begin (its connections open first) says false until it has had its turn.
+         */
+        default boolean finished() {
+            return true;
+        }
+
+        /** Another connection is established; {@code total} so far. */
+        default void connected(long total) {
+        }
+    }
+
+    /**
+     * What the connections went through: connects that completed, and connections that failed (refused, reset,
+     * closed by the server mid-request, or timed out), whether or not a request was in flight on them.
+     */
+    record Wire(long connected, long failed) {
     }
 
     /** Bytes on the wire and whatever the script wants back with the answer. */
@@ -47,6 +66,8 @@ final class LoadClient {
     private final ArrayDeque<Conn> idle = new ArrayDeque<>();
     private final List<Conn> conns = new ArrayList<>();
     private int busy;
+    private long connected;
+    private long failed;
 
     private LoadClient(InetSocketAddress server, Script script, Duration timeout) throws IOException {
         this.server = server;
@@ -56,9 +77,10 @@ final class LoadClient {
     }
 
     /**
-     * Runs until the deadline, or until every connection is idle and the script has nothing more to send.
+     * Runs until the deadline, or until every connection is idle and the script has nothing more to send and is
+     * finished.
      */
-    static void run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
+    static Wire run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
         LoadClient c = new LoadClient(server, script, timeout);
         try {
@@ -66,6 +88,7 @@ final class LoadClient {
         } finally {
             c.close();
         }
+        return new Wire(c.connected, c.failed);
     }
 
     private void loop(int connections, long deadline) throws IOException {
@@ -85,7 +108,7 @@ final class LoadClient {
                 }
                 send(idle.poll(), r);
             }
-            if (drained && busy == 0) {
+            if (drained && busy == 0 && script.finished()) {
                 return;
             }
             selector.select(this::ready, 20);
@@ -110,6 +133,7 @@ final class LoadClient {
                 c.channel.finishConnect();
                 key.interestOps(0);
                 idle.add(c);
+                script.connected(++connected);
             } else if (key.isWritable()) {
                 c.channel.write(c.out);
                 if (!c.out.hasRemaining()) {
@@ -131,6 +155,7 @@ final class LoadClient {
             c.channel.connect(server);
             c.key = c.channel.register(selector, SelectionKey.OP_CONNECT, c);
         } catch (IOException e) {
+            failed++;
             closeChannel(c);
             c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;
         }
@@ -184,6 +209,7 @@ final class LoadClient {
 
     /** The connection failed or timed out: answer its request with 0, reconnect after a short pause. */
     private void fail(Conn c) {
+        failed++;
         idle.remove(c);
         if (c.request != null) {
             Request r = c.request;

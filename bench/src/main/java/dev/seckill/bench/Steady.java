@@ -8,16 +8,19 @@ import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 /**
- * A fixed-length {@link LoadClient} script for the ceilings: sends the i-th request of {@code requests} (i = 0, 1,
- * 2 ...) until the deadline and measures the answers: count by status, latency in an HdrHistogram (microseconds).
- * Given a list, a request whose tag is a user id (Long) is also kept there as an {@link Attempt}, so its 202s can be
- * checked.
+ * A fixed-length {@link LoadClient} script for the ceilings and the flood levels: sends the i-th request of
+ * {@code requests} (i = 0, 1, 2 ...) until the deadline and measures the answers: count by status, latency in an
+ * HdrHistogram (microseconds). Given a list, a request whose tag is a user id (Long) is also kept there as an
+ * {@link Attempt}, so its 202s can be checked. A gated one ({@link #gated}) sends nothing until {@link #open}, so its
+ * connections can all be established first.
  */
 final class Steady implements LoadClient.Script {
 
     private final IntFunction<LoadClient.Request> requests;
-    private final long deadline;
-    private final long t0;
+    // Set once, by open() on another thread for a gated script; read on the client's thread.
+    private volatile boolean opened;
+    private volatile long deadline;
+    private volatile long t0;
     private final List<Attempt> attempts;
     private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
     private final Map<String, Long> byStatus = new TreeMap<>();
@@ -27,14 +30,35 @@ final class Steady implements LoadClient.Script {
 
     Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<Attempt> attempts) {
         this.requests = requests;
+        this.attempts = attempts;
+        open(t0, deadline);
+    }
+
+    private Steady(IntFunction<LoadClient.Request> requests) {
+        this.requests = requests;
+        this.attempts = null;
+    }
+
+    /** A script that sends nothing until {@link #open}. */
+    static Steady gated(IntFunction<LoadClient.Request> requests) {
+        return new Steady(requests);
+    }
+
+    /** From {@code t0} (System.nanoTime()) until {@code deadline}, the script sends. */
+    void open(long t0, long deadline) {
         this.t0 = t0;
         this.deadline = deadline;
-        this.attempts = attempts;
+        this.opened = true;
     }
 
     @Override
     public LoadClient.Request next() {
-        return System.nanoTime() < deadline ? requests.apply(sent++) : null;
+        return opened && System.nanoTime() < deadline ? requests.apply(sent++) : null;
+    }
+
+    @Override
+    public boolean finished() {
+        return opened && System.nanoTime() >= deadline;
     }
 
     @Override
@@ -47,6 +71,11 @@ final class Steady implements LoadClient.Script {
             attempts.add(new Attempt(userId, start - t0, end - start, status,
                     status == 0 ? "NO_ANSWER" : Bodies.field(body, "code"), Bodies.field(body, "orderId")));
         }
+    }
+
+    /** The latency of every answer so far, in microseconds. */
+    Histogram histogram() {
+        return latencyMicros.copy();
     }
 
     /** The measured result of the run. */

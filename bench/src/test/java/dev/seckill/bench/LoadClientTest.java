@@ -65,7 +65,7 @@ class LoadClientTest {
 
     @Test
     void everyUserClicksUntilItHoldsAnOrderOrHasClickedItsShare() throws IOException {
-        Users users = new Users("a-secret-of-at-least-16-chars", 1, 40);
+        Users users = new Users("a-secret-of-at-least-32-bytes-for-tests", 1, 40);
         long t0 = System.nanoTime();
         Crowd crowd = new Crowd(users, 7, server.getAddress().getPort(), 3, t0);
 
@@ -82,6 +82,56 @@ class LoadClientTest {
         }
         assertTrue(attempts.stream().allMatch(a -> a.latencyNanos() > 0 && a.startNanos() >= 0));
         assertTrue(attempts.stream().filter(Attempt::accepted).allMatch(a -> a.orderId() != null));
+    }
+
+    /** Issue 18's flood levels: a gated script lets every connection open before the first request goes out. */
+    @Test
+    void aGatedScriptSendsOnlyOnceOpenedAndEveryConnectionIsCounted() throws IOException {
+        int connections = 8;
+        Users users = new Users("a-secret-of-at-least-32-bytes-for-tests", 1, connections);
+        int port = server.getAddress().getPort();
+        Steady steady = Steady.gated(i -> new LoadClient.Request(users.purchase(i % connections, 7, port), null));
+        long[] connectedAtFirstRequest = {-1};
+        long[] connectedSoFar = {0};
+        LoadClient.Script gate = new LoadClient.Script() {
+            @Override
+            public LoadClient.Request next() {
+                LoadClient.Request r = steady.next();
+                if (r != null && connectedAtFirstRequest[0] < 0) {
+                    connectedAtFirstRequest[0] = connectedSoFar[0];
+                }
+                return r;
+            }
+
+            @Override
+            public void answered(LoadClient.Request r, long start, long end, int status, String body) {
+                steady.answered(r, start, end, status, body);
+            }
+
+            @Override
+            public boolean finished() {
+                return steady.finished();
+            }
+
+            @Override
+            public void connected(long total) {
+                connectedSoFar[0] = total;
+                if (total == connections) {
+                    long now = System.nanoTime();
+                    steady.open(now, now + Duration.ofMillis(300).toNanos());
+                }
+            }
+        };
+
+        LoadClient.Wire wire = LoadClient.run(server.getAddress(), connections, gate,
+                System.nanoTime() + Duration.ofSeconds(30).toNanos(), Duration.ofSeconds(10));
+
+        assertEquals(connections, wire.connected());
+        assertEquals(0, wire.failed());
+        assertEquals(connections, connectedAtFirstRequest[0], "nothing was sent before every connection was open");
+        Measured m = steady.result("gated");
+        assertTrue(m.requests() > 0 && m.count("0") == 0, m.byStatus().toString());
+        assertEquals(m.requests(), steady.histogram().getTotalCount());
     }
 
     private static int firstStatus(List<Attempt> mine) {
