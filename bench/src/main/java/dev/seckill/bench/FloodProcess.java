@@ -56,12 +56,19 @@ public final class FloodProcess {
         PrintStream out = System.out;
         // One user per connection, each with its own address: the flood is a crowd, not one client.
         Users users = new Users(secret, firstUser, connections);
-        Steady steady = Steady.gated(i -> new LoadClient.Request(users.purchase(i % connections, sale, port), null));
+        // READY once, when every connection is open (reconnects count on, so only the first crossing says it).
+        Steady steady = Steady.gated(i -> new LoadClient.Request(users.purchase(i % connections, sale, port), null),
+                total -> {
+                    if (total == connections) {
+                        out.println(READY + " " + total);
+                        out.flush();
+                    }
+                });
         Thread.ofPlatform().daemon().name("flood-go").start(() -> awaitGo(steady, length));
 
         long deadline = System.nanoTime() + OPENING.plus(length).plus(TIMEOUT).toNanos();
-        LoadClient.Wire wire = LoadClient.run(new InetSocketAddress("127.0.0.1", port), connections,
-                announcing(steady, connections, out), deadline, TIMEOUT);
+        LoadClient.Wire wire = LoadClient.run(new InetSocketAddress("127.0.0.1", port), connections, steady, deadline,
+                TIMEOUT);
 
         Measured m = steady.result("flood");
         Map<String, Object> result = new LinkedHashMap<>();
@@ -90,37 +97,6 @@ public final class FloodProcess {
             System.err.println("flood: failed to read the go signal: " + e);
         }
         System.exit(1);
-    }
-
-    /** The script, saying READY once every connection is open. */
-    private static LoadClient.Script announcing(Steady steady, int connections, PrintStream out) {
-        return new LoadClient.Script() {
-            private boolean announced;
-
-            @Override
-            public LoadClient.Request next() {
-                return steady.next();
-            }
-
-            @Override
-            public void answered(LoadClient.Request request, long start, long end, int status, String body) {
-                steady.answered(request, start, end, status, body);
-            }
-
-            @Override
-            public boolean finished() {
-                return steady.finished();
-            }
-
-            @Override
-            public void connected(long total) {
-                if (!announced && total >= connections) {
-                    announced = true;
-                    out.println(READY + " " + total);
-                    out.flush();
-                }
-            }
-        };
     }
 
     static String encode(Histogram h) {

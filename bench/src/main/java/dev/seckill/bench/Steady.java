@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 
 /**
  * A fixed-length {@link LoadClient} script for the ceilings and the flood levels: sends the i-th request of
  * {@code requests} (i = 0, 1, 2 ...) until the deadline and measures the answers: count by status, latency in an
  * HdrHistogram (microseconds). Given a list, a request whose tag is a user id (Long) is also kept there as an
  * {@link Attempt}, so its 202s can be checked. A gated one ({@link #gated}) sends nothing until {@link #open}, so its
- * connections can all be established first.
+ * connections can all be established first; it tells each connection established to a listener.
  */
 final class Steady implements LoadClient.Script {
 
@@ -22,6 +23,7 @@ final class Steady implements LoadClient.Script {
     private volatile long deadline;
     private volatile long t0;
     private final List<Attempt> attempts;
+    private final LongConsumer connected;
     private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
     private final Map<String, Long> byStatus = new TreeMap<>();
     private int sent;
@@ -31,17 +33,19 @@ final class Steady implements LoadClient.Script {
     Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<Attempt> attempts) {
         this.requests = requests;
         this.attempts = attempts;
+        this.connected = total -> { };
         open(t0, deadline);
     }
 
-    private Steady(IntFunction<LoadClient.Request> requests) {
+    private Steady(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
         this.requests = requests;
         this.attempts = null;
+        this.connected = connected;
     }
 
-    /** A script that sends nothing until {@link #open}. */
-    static Steady gated(IntFunction<LoadClient.Request> requests) {
-        return new Steady(requests);
+    /** A script that sends nothing until {@link #open}; {@code connected} hears the connections established so far. */
+    static Steady gated(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
+        return new Steady(requests, connected);
     }
 
     /** From {@code t0} (System.nanoTime()) until {@code deadline}, the script sends. */
@@ -59,6 +63,11 @@ final class Steady implements LoadClient.Script {
     @Override
     public boolean finished() {
         return opened && System.nanoTime() >= deadline;
+    }
+
+    @Override
+    public void connected(long total) {
+        connected.accept(total);
     }
 
     @Override

@@ -90,48 +90,31 @@ class LoadClientTest {
         int connections = 8;
         Users users = new Users("a-secret-of-at-least-32-bytes-for-tests", 1, connections);
         int port = server.getAddress().getPort();
-        Steady steady = Steady.gated(i -> new LoadClient.Request(users.purchase(i % connections, 7, port), null));
-        long[] connectedAtFirstRequest = {-1};
         long[] connectedSoFar = {0};
-        LoadClient.Script gate = new LoadClient.Script() {
-            @Override
-            public LoadClient.Request next() {
-                LoadClient.Request r = steady.next();
-                if (r != null && connectedAtFirstRequest[0] < 0) {
-                    connectedAtFirstRequest[0] = connectedSoFar[0];
-                }
-                return r;
+        long[] connectedAtFirstRequest = {-1};
+        Steady[] steady = new Steady[1];
+        steady[0] = Steady.gated(i -> {
+            if (i == 0) {
+                connectedAtFirstRequest[0] = connectedSoFar[0];
             }
-
-            @Override
-            public void answered(LoadClient.Request r, long start, long end, int status, String body) {
-                steady.answered(r, start, end, status, body);
+            return new LoadClient.Request(users.purchase(i % connections, 7, port), null);
+        }, total -> {
+            connectedSoFar[0] = total;
+            if (total == connections) {
+                long now = System.nanoTime();
+                steady[0].open(now, now + Duration.ofMillis(300).toNanos());
             }
+        });
 
-            @Override
-            public boolean finished() {
-                return steady.finished();
-            }
-
-            @Override
-            public void connected(long total) {
-                connectedSoFar[0] = total;
-                if (total == connections) {
-                    long now = System.nanoTime();
-                    steady.open(now, now + Duration.ofMillis(300).toNanos());
-                }
-            }
-        };
-
-        LoadClient.Wire wire = LoadClient.run(server.getAddress(), connections, gate,
+        LoadClient.Wire wire = LoadClient.run(server.getAddress(), connections, steady[0],
                 System.nanoTime() + Duration.ofSeconds(30).toNanos(), Duration.ofSeconds(10));
 
         assertEquals(connections, wire.connected());
         assertEquals(0, wire.failed());
         assertEquals(connections, connectedAtFirstRequest[0], "nothing was sent before every connection was open");
-        Measured m = steady.result("gated");
+        Measured m = steady[0].result("gated");
         assertTrue(m.requests() > 0 && m.count("0") == 0, m.byStatus().toString());
-        assertEquals(m.requests(), steady.histogram().getTotalCount());
+        assertEquals(m.requests(), steady[0].histogram().getTotalCount());
     }
 
     private static int firstStatus(List<Attempt> mine) {
