@@ -28,8 +28,8 @@ import java.util.concurrent.TimeoutException;
  * The sold-out flood at several connection counts (issue 18; --flood-levels, 1,000, 5,000 and 20,000 by default):
  * purchases of the flash sale's sale once it has sold out, for --flood-seconds at each level, from one user and
  * address per connection. Each level runs in client processes ({@link FloodProcess}) of at most
- * {@link #PER_PROCESS} connections, which open all their connections before any of them sends (so the level holds
- * its connections at once), then start together. Per level: throughput, latency, answers by status, failed
+ * {@link #PER_PROCESS} connections, each connection sending from the moment it opens; the measured window starts
+ * once every process has all its connections open, so the level holds them all at once throughout. Per level: throughput, latency, answers by status, failed
  * connections, what reached the service (its purchase counter), the edge's re-checks of the flag and the alerts in
  * the edge's error log ("worker_connections are not enough", "Too many open files").
  */

@@ -20,9 +20,10 @@ import java.util.zip.DataFormatException;
 /**
  * One client process of a flood level ({@link FloodLevels} starts one per {@link FloodLevels#PER_PROCESS}
  * connections: a process holds at most as many connections as its open-files limit, and a container may cap that
- * limit without letting anyone raise it). It opens its connections, prints {@code READY}, waits for {@code GO} on
- * its standard input, sends purchases of one sale from its users over every connection as fast as the answers come
- * for the given length, and prints {@code RESULT} and its measurements as one JSON line.
+ * limit without letting anyone raise it). It sends purchases of one sale from its users over every connection as fast
+ * as the answers come, from the moment each connection opens (an idle connection would be cut by the edge's header
+ * timeout while the others open), prints {@code READY} once every connection is open, measures from {@code GO} on
+ * its standard input for the given length, and prints {@code RESULT} and its measurements as one JSON line.
  *
  * <pre>
  * FloodProcess EDGE_PORT SALE_ID CONNECTIONS SECONDS FIRST_USER       (token secret in SECKILL_FLOOD_TOKEN_SECRET)
@@ -57,7 +58,7 @@ public final class FloodProcess {
         // One user per connection, each with its own address: the flood is a crowd, not one client.
         Users users = new Users(secret, firstUser, connections);
         // READY once, when every connection is open (reconnects count on, so only the first crossing says it).
-        Steady steady = Steady.gated(i -> new LoadClient.Request(users.purchase(i % connections, sale, port), null),
+        Steady steady = Steady.warm(i -> new LoadClient.Request(users.purchase(i % connections, sale, port), null),
                 total -> {
                     if (total == connections) {
                         out.println(READY + " " + total);
@@ -82,14 +83,14 @@ public final class FloodProcess {
         out.flush();
     }
 
-    /** Opens the script when GO comes; a closed input (the bench is gone) ends the process. */
+    /** Opens the measured window when GO comes; a closed input (the bench is gone) ends the process. */
     private static void awaitGo(Steady steady, Duration length) {
         try {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (line.trim().equals(GO)) {
                     long t0 = System.nanoTime();
-                    steady.open(t0, t0 + length.toNanos());
+                    steady.window(t0, t0 + length.toNanos());
                     return;
                 }
             }

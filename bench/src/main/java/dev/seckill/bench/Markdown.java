@@ -119,7 +119,7 @@ final class Markdown {
         line("## The sold-out flood by connections");
         line("");
         line(f("Purchases of the sold-out flash sale for %s s per level, one user and address per connection, from client "
-                + "processes of at most %,d connections each that open every connection before any sends. Closed "
+                + "processes of at most %,d connections each, measured from the moment every connection is open. Closed "
                 + "loop: at saturation the latency is about connections / throughput, whatever the edge does. "
                 + "\"reached the service\": its purchase answers meanwhile (the flag's re-checks, one per interval).",
                 r.scenario().get("floodSecondsPerLevel"), FloodLevels.PER_PROCESS));

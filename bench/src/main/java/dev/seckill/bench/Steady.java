@@ -12,16 +12,18 @@ import java.util.function.LongConsumer;
  * A fixed-length {@link LoadClient} script for the ceilings and the flood levels: sends the i-th request of
  * {@code requests} (i = 0, 1, 2 ...) until the deadline and measures the answers: count by status, latency in an
  * HdrHistogram (microseconds). Given a list, a request whose tag is a user id (Long) is also kept there as an
- * {@link Attempt}, so its 202s can be checked. A gated one ({@link #gated}) sends nothing until {@link #open}, so its
- * connections can all be established first; it tells each connection established to a listener.
+ * {@link Attempt}, so its 202s can be checked. A warm one ({@link #warm}) sends from its first connection on but
+ * records nothing until {@link #window} opens its measurement, so that many connections can be opened and kept busy
+ * (an edge cuts a connection that sends nothing for its header timeout) before the measured window begins; it tells
+ * each connection established to a listener.
  */
 final class Steady implements LoadClient.Script {
 
     private final IntFunction<LoadClient.Request> requests;
-    // Set once, by open() on another thread for a gated script; read on the client's thread.
-    private volatile boolean opened;
-    private volatile long deadline;
-    private volatile long t0;
+    // Set by window() on another thread for a warm script; read on the client's thread. Until then, Long.MAX_VALUE:
+    // sending never ends and no request counts (none starts at or after t0).
+    private volatile long deadline = Long.MAX_VALUE;
+    private volatile long t0 = Long.MAX_VALUE;
     private final List<Attempt> attempts;
     private final LongConsumer connected;
     private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
@@ -34,7 +36,7 @@ final class Steady implements LoadClient.Script {
         this.requests = requests;
         this.attempts = attempts;
         this.connected = total -> { };
-        open(t0, deadline);
+        window(t0, deadline);
     }
 
     private Steady(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
@@ -43,26 +45,31 @@ final class Steady implements LoadClient.Script {
         this.connected = connected;
     }
 
-    /** A script that sends nothing until {@link #open}; {@code connected} hears the connections established so far. */
-    static Steady gated(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
+    /**
+     * A script that sends at once and counts nothing until {@link #window}; {@code connected} hears the connections
+     * established so far.
+     */
+    static Steady warm(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
         return new Steady(requests, connected);
     }
 
-    /** From {@code t0} (System.nanoTime()) until {@code deadline}, the script sends. */
-    void open(long t0, long deadline) {
-        this.t0 = t0;
+    /**
+     * The measured window: requests sent from {@code t0} (System.nanoTime()) count, and none is sent from
+     * {@code deadline} on.
+     */
+    void window(long t0, long deadline) {
         this.deadline = deadline;
-        this.opened = true;
+        this.t0 = t0;
     }
 
     @Override
     public LoadClient.Request next() {
-        return opened && System.nanoTime() < deadline ? requests.apply(sent++) : null;
+        return System.nanoTime() < deadline ? requests.apply(sent++) : null;
     }
 
     @Override
     public boolean finished() {
-        return opened && System.nanoTime() >= deadline;
+        return System.nanoTime() >= deadline;
     }
 
     @Override
@@ -72,6 +79,9 @@ final class Steady implements LoadClient.Script {
 
     @Override
     public void answered(LoadClient.Request request, long start, long end, int status, String body) {
+        if (start < t0) {
+            return;
+        }
         answered++;
         lastEnd = Math.max(lastEnd, end);
         byStatus.merge(Integer.toString(status), 1L, Long::sum);
