@@ -29,7 +29,12 @@ import java.util.concurrent.TimeoutException;
  * purchases of the flash sale's sale once it has sold out, for --flood-seconds at each level, from one user and
  * address per connection. Each level runs in client processes ({@link FloodProcess}) of at most
  * {@link #PER_PROCESS} connections, each connection sending from the moment it opens; the measured window starts
- * once every process has all its connections open, so the level holds them all at once throughout. Per level: throughput, latency, answers by status, failed
+ * once every process has all its connections open, so the level holds them all at once throughout. Each process
+ * connects from a loopback address of its own (127.0.0.1, 127.0.0.2, ...): Linux gives the sockets connecting from
+ * one address to one destination only about half of the ephemeral port range quickly (~14,000 here) and then scans
+ * for each further port, which slows connecting to a crawl; another source address has a range of its own. (An edge
+ * that believes X-Forwarded-For only from 127.0.0.1 sees the other processes as one client address each; purchases
+ * of a flagged sale are answered before any per-IP limit, so that changes nothing here.) Per level: throughput, latency, answers by status, failed
  * connections, what reached the service (its purchase counter), the edge's re-checks of the flag and the alerts in
  * the edge's error log ("worker_connections are not enough", "Too many open files").
  */
@@ -93,7 +98,7 @@ final class FloodLevels {
             for (int p = 0; p < processes; p++) {
                 int share = connections / processes + (p < connections % processes ? 1 : 0);
                 clients.add(Client.start(stack, saleId, share, options.floodTime(),
-                        options.firstUser() + (long) p * perProcess));
+                        options.firstUser() + (long) p * perProcess, "127.0.0." + (p + 1)));
             }
             for (Client c : clients) {
                 c.awaitReady();
@@ -182,13 +187,13 @@ final class FloodLevels {
             Thread.ofPlatform().daemon().name("flood-client-out").start(this::read);
         }
 
-        static Client start(Stack stack, long saleId, int connections, Duration length, long firstUser)
-                throws IOException {
+        static Client start(Stack stack, long saleId, int connections, Duration length, long firstUser,
+                            String source) throws IOException {
             String java = ProcessHandle.current().info().command().orElse("java");
             ProcessBuilder pb = new ProcessBuilder(java, "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
                     "-cp", System.getProperty("java.class.path"), FloodProcess.class.getName(),
                     Integer.toString(stack.edgePort()), Long.toString(saleId), Integer.toString(connections),
-                    Long.toString(length.toSeconds()), Long.toString(firstUser));
+                    Long.toString(length.toSeconds()), Long.toString(firstUser), source);
             // The secret goes by environment, never on a command line that any process can read.
             pb.environment().put(FloodProcess.SECRET_ENV, stack.tokenSecret());
             pb.redirectError(ProcessBuilder.Redirect.INHERIT);

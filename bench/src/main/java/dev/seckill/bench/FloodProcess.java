@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,8 @@ import java.util.zip.DataFormatException;
  * its standard input for the given length, and prints {@code RESULT} and its measurements as one JSON line.
  *
  * <pre>
- * FloodProcess EDGE_PORT SALE_ID CONNECTIONS SECONDS FIRST_USER       (token secret in SECKILL_FLOOD_TOKEN_SECRET)
+ * FloodProcess EDGE_PORT SALE_ID CONNECTIONS SECONDS FIRST_USER SOURCE_ADDRESS
+ *                                               (the token secret in SECKILL_FLOOD_TOKEN_SECRET)
  * </pre>
  */
 public final class FloodProcess {
@@ -49,6 +51,7 @@ public final class FloodProcess {
         int connections = Integer.parseInt(args[2]);
         Duration length = Duration.ofSeconds(Long.parseLong(args[3]));
         long firstUser = Long.parseLong(args[4]);
+        InetAddress source = InetAddress.getByName(args[5]);
         String secret = System.getenv(SECRET_ENV);
         if (secret == null) {
             System.err.println("flood: " + SECRET_ENV + " is not set");
@@ -68,8 +71,8 @@ public final class FloodProcess {
         Thread.ofPlatform().daemon().name("flood-go").start(() -> awaitGo(steady, length));
 
         long deadline = System.nanoTime() + OPENING.plus(length).plus(TIMEOUT).toNanos();
-        LoadClient.Wire wire = LoadClient.run(new InetSocketAddress("127.0.0.1", port), connections, steady, deadline,
-                TIMEOUT);
+        LoadClient.Wire wire = LoadClient.run(new InetSocketAddress("127.0.0.1", port), source, connections, steady,
+                deadline, TIMEOUT);
 
         Measured m = steady.result("flood");
         Map<String, Object> result = new LinkedHashMap<>();
