@@ -63,7 +63,7 @@ edge_settings() {
   edge_knob SECKILL_EDGE_ZONE_SIZE 10m '^[1-9][0-9]*[km]$' "a size such as 10m"
   edge_knob SECKILL_EDGE_SOLDOUT_TTL 5 "$n" "whole seconds >= 1"
   edge_knob SECKILL_EDGE_ADMIT_RATE 1000 "$n" "purchases per second this edge forwards to the service, >= 1"
-  edge_knob SECKILL_EDGE_ADMIT_IN_FLIGHT 128 "$n" "purchases in flight to the service at once, >= 1"
+  edge_knob SECKILL_EDGE_ADMIT_IN_FLIGHT 64 "$n" "purchases in flight to the service at once, >= 1"
   edge_knob SECKILL_EDGE_WORKER_CONNECTIONS 16384 "$n" "connections per worker (clients and upstream)"
   edge_knob SECKILL_EDGE_NOFILE "$(edge_nofile_default)" "$n" "open files per worker"
   edge_knob SECKILL_EDGE_BACKLOG 16384 "$n" "the listen queue's length (the kernel caps it at net.core.somaxconn)"

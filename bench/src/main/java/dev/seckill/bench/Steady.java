@@ -27,6 +27,7 @@ final class Steady implements LoadClient.Script {
     private final List<Attempt> attempts;
     private final LongConsumer connected;
     private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
+    private final Map<String, Histogram> latencyByStatus = new TreeMap<>();
     private final Map<String, Long> byStatus = new TreeMap<>();
     private int sent;
     private long answered;
@@ -84,8 +85,12 @@ final class Steady implements LoadClient.Script {
         }
         answered++;
         lastEnd = Math.max(lastEnd, end);
-        byStatus.merge(Integer.toString(status), 1L, Long::sum);
-        latencyMicros.recordValue(Math.min(latencyMicros.getHighestTrackableValue(), Math.max(1, (end - start) / 1000)));
+        String key = Integer.toString(status);
+        byStatus.merge(key, 1L, Long::sum);
+        long micros = Math.min(latencyMicros.getHighestTrackableValue(), Math.max(1, (end - start) / 1000));
+        latencyMicros.recordValue(micros);
+        latencyByStatus.computeIfAbsent(key, k -> new Histogram(latencyMicros.getHighestTrackableValue(), 3))
+                .recordValue(micros);
         if (attempts != null && request.tag() instanceof Long userId) {
             attempts.add(new Attempt(userId, start - t0, end - start, status,
                     status == 0 ? "NO_ANSWER" : Bodies.field(body, "code"), Bodies.field(body, "orderId")));
@@ -95,6 +100,12 @@ final class Steady implements LoadClient.Script {
     /** The latency of every answer so far, in microseconds. */
     Histogram histogram() {
         return latencyMicros.copy();
+    }
+
+    /** The latency of the answers of one status so far, in microseconds (empty when there was none). */
+    Histogram histogram(int status) {
+        Histogram h = latencyByStatus.get(Integer.toString(status));
+        return h == null ? new Histogram(latencyMicros.getHighestTrackableValue(), 3) : h.copy();
     }
 
     /** The measured result of the run. */

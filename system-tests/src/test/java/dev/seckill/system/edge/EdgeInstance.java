@@ -112,6 +112,16 @@ public final class EdgeInstance implements AutoCloseable {
         stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "reload");
     }
 
+    /** The edge's rendered configuration file {@code name} (nginx.conf, conf.d/00-tunables.conf, ...). */
+    public String config(String name) {
+        Path file = runDir.resolve("edge/conf").resolve(name);
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to read " + file, e);
+        }
+    }
+
     /** nginx's error log of this edge (warnings and worse), empty when it has written none. */
     public String errorLog() {
         Path log = runDir.resolve("edge/logs/error.log");
