@@ -11,6 +11,8 @@ ${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIM
 ${SECKILL_EDGE_HEADER_TIMEOUT} ${SECKILL_EDGE_BODY_TIMEOUT} ${SECKILL_EDGE_SEND_TIMEOUT}
 ${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${SECKILL_EDGE_HTML_ROOT}
 ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
+${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
+${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT}
 ${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
 
 # edge_knob VAR DEFAULT REGEX WHAT: exports VAR (default if unset or empty), dies unless it matches REGEX.
@@ -26,6 +28,15 @@ edge_rate() {
   local rate=${!2}
   [[ "$rate" == *r/* ]] || rate="${rate}r/s"
   export "$1=$rate"
+}
+
+# The default of SECKILL_EDGE_NOFILE: 65536, or the hard open-files limit when it is lower and this shell may not
+# raise it (no CAP_SYS_RESOURCE, as in many containers), since nginx could not set more than that anyway.
+edge_nofile_default() {
+  local want=65536 hard
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$hard" -lt "$want" ] && ! (ulimit -Hn "$want") 2> /dev/null; then want=$hard; fi
+  echo "$want"
 }
 
 # Splits a space- or comma-separated list into words.
@@ -79,6 +90,14 @@ edge_settings() {
   edge_knob SECKILL_EDGE_SEND_TIMEOUT 10s "$t" "an nginx time such as 10s"
   edge_knob SECKILL_EDGE_ZONE_SIZE 10m '^[1-9][0-9]*[km]$' "a size such as 10m"
   edge_knob SECKILL_EDGE_SOLDOUT_TTL 5 "$n" "whole seconds >= 1"
+  edge_knob SECKILL_EDGE_ADMIT_RATE 1000 "$n" "purchases per second this edge forwards to the service, >= 1"
+  edge_knob SECKILL_EDGE_ADMIT_IN_FLIGHT 64 "$n" "purchases in flight to the service at once, >= 1"
+  edge_knob SECKILL_EDGE_WORKER_CONNECTIONS 16384 "$n" "connections per worker (clients and upstream)"
+  edge_knob SECKILL_EDGE_NOFILE "$(edge_nofile_default)" "$n" "open files per worker"
+  edge_knob SECKILL_EDGE_BACKLOG 16384 "$n" "the listen queue's length (the kernel caps it at net.core.somaxconn)"
+  edge_knob SECKILL_EDGE_REUSEPORT on '^(on|off)$' "on or off"
+  [ "$SECKILL_EDGE_NOFILE" -ge "$SECKILL_EDGE_WORKER_CONNECTIONS" ] \
+    || die "SECKILL_EDGE_NOFILE=$SECKILL_EDGE_NOFILE is below SECKILL_EDGE_WORKER_CONNECTIONS=$SECKILL_EDGE_WORKER_CONNECTIONS"
   edge_knob SECKILL_EDGE_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
   edge_knob SECKILL_EDGE_READ_TIMEOUT 10s "$t" "an nginx time such as 10s"
   edge_knob SECKILL_EDGE_BODY_MAX 1k '^[0-9]+[kKmM]?$' "a size such as 1k"
@@ -96,6 +115,7 @@ edge_settings() {
   edge_rate EDGE_READ_RATE SECKILL_EDGE_READ_RATE
   edge_rate EDGE_ORDER_RATE SECKILL_EDGE_ORDER_RATE
   edge_rate EDGE_LOGIN_RATE SECKILL_EDGE_LOGIN_RATE
+  if [ "$SECKILL_EDGE_REUSEPORT" = on ]; then export EDGE_REUSEPORT=" reuseport"; else export EDGE_REUSEPORT=""; fi
 
   EDGE_UPSTREAM_SERVERS=$(nginx_servers SECKILL_EDGE_UPSTREAM "") || exit 1
   EDGE_REAL_IP=$(nginx_real_ip SECKILL_EDGE_TRUSTED_PROXIES) || exit 1

@@ -1,11 +1,18 @@
--- The operator-only flag admin API (the location restricts the caller; this module routes and answers):
+-- The operator-only flag admin API (the location restricts the caller; this module routes and answers). A sale's
+-- flag is SOLD_OUT or SALE_ENDED (flags.lua); the path keeps its first name, sold-out, for either.
 --   GET    /edge/flags                          {"defaultTtlSeconds":5,"flags":[{"type":"sold-out","saleId":7,
---                                                "ttlSeconds":3.2}]}   (the default is SECKILL_EDGE_SOLDOUT_TTL)
---   GET    /edge/flags/sold-out/{saleId}        {"saleId":7,"soldOut":true,"ttlSeconds":3.2} (or soldOut false)
---   PUT    /edge/flags/sold-out/{saleId}[?ttl=N] sets the flag for N seconds (default: SECKILL_EDGE_SOLDOUT_TTL)
---   DELETE /edge/flags/sold-out/{saleId}        clears it (the service calls this on restock); idempotent
+--                                                "code":"SOLD_OUT","held":true,"ttlSeconds":3.2}]}
+--                                                (type "ended" for SALE_ENDED; the default is SECKILL_EDGE_SOLDOUT_TTL)
+--   GET    /edge/flags/sold-out/{saleId}        {"saleId":7,"soldOut":true,"code":"SOLD_OUT","held":true,
+--                                                "ttlSeconds":3.2}, or {"saleId":7,"soldOut":false}
+--   PUT    /edge/flags/sold-out/{saleId}[?ttl=N] a SOLD_OUT flag for N seconds, not re-checked (default:
+--                                                SECKILL_EDGE_SOLDOUT_TTL)
+--   DELETE /edge/flags/sold-out/{saleId}        clears the sale's flag, whichever (the service calls this on
+--                                                restock); idempotent
+-- held: learned from the service and re-checked every interval instead of ending; ttlSeconds: until the next
+-- re-check (held) or the end (not held); absent when a re-check is due (the next purchase makes it).
 local reply = require "seckill.reply"
-local sold_out = require "seckill.sold_out"
+local sale_flags = require "seckill.flags"
 local metrics = require "seckill.metrics"
 
 local ngx = ngx
@@ -31,17 +38,28 @@ local function ttl_number(ttl)
     return str_format("%.3f", ttl)
 end
 
-local function flag_json(id, ttl)
-    if not ttl then
+-- The fields every flag shows after its saleId: code, held and, unless a re-check is due, ttlSeconds.
+local function flag_fields(s)
+    local out = ',"code":"' .. s.code .. '","held":' .. tostring(s.held)
+    if s.ttl then
+        out = out .. ',"ttlSeconds":' .. ttl_number(s.ttl)
+    end
+    return out
+end
+
+local function flag_json(id, s)
+    if not s then
         return '{"saleId":' .. id .. ',"soldOut":false}'
     end
-    return '{"saleId":' .. id .. ',"soldOut":true,"ttlSeconds":' .. ttl_number(ttl) .. '}'
+    return '{"saleId":' .. id .. ',"soldOut":' .. tostring(s.code == sale_flags.SOLD_OUT) .. flag_fields(s) .. '}'
 end
+
+local TYPES = { [sale_flags.SOLD_OUT] = "sold-out", [sale_flags.SALE_ENDED] = "ended" }
 
 local function list(flags)
     local items = {}
     for _, f in ipairs(flags:list(MAX_LISTED)) do
-        items[#items + 1] = '{"type":"sold-out","saleId":' .. f.id .. ',"ttlSeconds":' .. ttl_number(f.ttl) .. '}'
+        items[#items + 1] = '{"type":"' .. TYPES[f.code] .. '","saleId":' .. f.id .. flag_fields(f) .. '}'
     end
     return reply.send(reply.OK,
         '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
@@ -62,7 +80,7 @@ end
 
 local function one(flags, counters, id, method)
     if method == "GET" then
-        return reply.send(reply.OK, flag_json(id, flags:ttl(id)))
+        return reply.send(reply.OK, flag_json(id, flags:state(id)))
     end
     if method == "PUT" then
         local ttl, refusal = requested_ttl()
@@ -75,7 +93,7 @@ local function one(flags, counters, id, method)
             return reply.error("flag_unavailable")
         end
         counters:incr(metrics.label(metrics.FLAGS_SET, "source", "admin"))
-        return reply.send(reply.OK, flag_json(id, set))
+        return reply.send(reply.OK, flag_json(id, flags:state(id)))
     end
     if method == "DELETE" then
         local was = flags:clear(id)
@@ -100,7 +118,7 @@ function _M.handle(flags, counters)
     if not raw then
         return reply.error("not_found")
     end
-    local id = sold_out.canonical_id(raw)
+    local id = sale_flags.canonical_id(raw)
     if not id then
         return reply.error("bad_flag_id")
     end

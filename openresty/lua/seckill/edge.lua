@@ -1,6 +1,7 @@
 -- The edge's phase handlers, wired once in init_by_lua (conf.d/00-tunables.conf) from the rendered settings.
 -- Workers inherit the objects built here from the master. The nginx config calls only this module.
-local sold_out = require "seckill.sold_out"
+local sale_flags = require "seckill.flags"
+local admission = require "seckill.admission"
 local rate_limit = require "seckill.rate_limit"
 local metrics = require "seckill.metrics"
 local admin = require "seckill.admin"
@@ -19,12 +20,17 @@ local pairs = pairs
 
 local _M = {}
 
-local flags, limiters, counters
+local flags, admitter, limiters, counters
 
--- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), sold_out_ttl (s), sold_out_dict, metrics_dict.
+-- The admission's 429 says when to retry in its body too, like every 429 with a computed wait.
+local ADMISSION_FIELDS = '"retryAfter":1'
+
+-- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), flag_recheck (s), flags_dict, admission
+-- ({ rate = per second, in_flight = purchases }), admission_dict, metrics_dict.
 function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
-    flags = sold_out.new(settings.sold_out_dict, settings.sold_out_ttl)
+    flags = sale_flags.new(settings.flags_dict, settings.flag_recheck)
+    admitter = admission.new(settings.admission_dict, settings.admission.rate, settings.admission.in_flight)
     limiters = {}
     for route, limit in pairs(settings.limits) do
         limiters[route] = rate_limit.new(limit.rate, limit.burst)
@@ -49,38 +55,81 @@ local function count_upstream_error()
     counters:incr(metrics.label(metrics.UPSTREAM_ERRORS, "status", status))
 end
 
--- Purchase, rewrite phase (set_by_lua): the 410 body when the sale is flagged sold out, else "". It runs before
--- limit_req (preaccess): sold-out answers are as cheap as a 429 and final, so they do not use up the client's
--- allowance, and a client retrying a sold-out sale keeps hearing SOLD_OUT (stop), not RATE_LIMITED (retry later).
-function _M.sold_out_body()
+-- Purchase, rewrite phase (set_by_lua): the 410 body when the sale is flagged (SOLD_OUT or SALE_ENDED), else "".
+-- It runs before limit_req (preaccess): flag answers are as cheap as a 429 and final, so they do not use up the
+-- client's allowance, and a client retrying a sold-out sale keeps hearing SOLD_OUT (stop), not RATE_LIMITED (retry
+-- later). A purchase let through as the flag's re-check is marked in ngx.ctx for the header filter.
+function _M.flag_body()
     if get_method() ~= "POST" then
         return ""
     end
     -- The location's regex captures the one spelling of an id the service accepts (no sign, no leading zero).
     local id = var.sale_id
-    if not id or id == "" or not flags:is_set(id) then
+    if not id or id == "" then
         return ""
     end
-    counters:incr(metrics.SHORT_CIRCUITS)
-    return sold_out.body(id)
+    local code, recheck = flags:answer(id)
+    if code then
+        counters:incr(metrics.SHORT_CIRCUITS)
+        return sale_flags.body(code, id)
+    end
+    if recheck then
+        ngx.ctx.recheck = true
+    end
+    return ""
 end
 
--- Purchase, header filter: the service's SOLD_OUT answer (410 + X-Seckill-Sold-Out) sets the sale's flag.
--- ($upstream_http_x_seckill_sold_out is nginx's name for that header of the upstream's answer.)
-function _M.purchase_header_filter()
-    if ngx.status ~= reply.GONE or not var.upstream_http_x_seckill_sold_out then
-        return
-    end
-    local id = var.sale_id
-    if not id or id == "" then
-        return
-    end
-    local ok, err = flags:set(id)
+-- Purchase, access phase (after the per-IP limits, so a client over its own limit is told so and takes no share of
+-- the total): the edge's total admission. A refusal is 429 RATE_LIMITED with Retry-After (errors.lua says why not
+-- 503); an admitted purchase is marked in $edge_admitted, a variable rather than ngx.ctx because an error_page
+-- redirect (the service unreachable) clears ngx.ctx before the log phase.
+function _M.admit()
+    local ok, limit = admitter:admit()
     if not ok then
-        log(WARN, "failed to set the sold-out flag of sale ", id, ": ", err)
+        counters:incr(metrics.label(metrics.ADMISSION_REFUSED, "limit", limit))
+        return reply.error(errors.ADMISSION, ADMISSION_FIELDS)
+    end
+    var.edge_admitted = "1"
+end
+
+local function learn(id, code, recheck)
+    local ok, err = flags:learn(id, code)
+    if not ok then
+        log(WARN, "failed to set the ", code, " flag of sale ", id, ": ", err)
         return
     end
     counters:incr(metrics.label(metrics.FLAGS_SET, "source", "upstream"))
+    if recheck then
+        counters:incr(metrics.label(metrics.RECHECKS, "result", "confirmed"))
+    end
+end
+
+-- Purchase, header filter: the service's 410 sets the sale's flag (SOLD_OUT carries X-Seckill-Sold-Out; the
+-- contract's only other 410 on this route is SALE_ENDED, told apart by the header's absence rather than by reading
+-- the body, which would cost every flag answer a body filter). A re-check's other answers decide the flag: 2xx means
+-- stock is back (cleared); anything else (401, 409, 429, 503...) says nothing about stock, and the flag stays until
+-- the next re-check. Answers of other purchases never clear a flag: one accepted just before the sell-out may come
+-- back after it. ($upstream_status is empty on the edge's own answers, including the flag's.)
+function _M.purchase_header_filter()
+    local status = ngx.status
+    if status == reply.GONE then
+        if var.upstream_http_x_seckill_sold_out then
+            return learn(var.sale_id, sale_flags.SOLD_OUT, ngx.ctx.recheck)
+        end
+        if (var.upstream_status or "") ~= "" then
+            return learn(var.sale_id, sale_flags.SALE_ENDED, ngx.ctx.recheck)
+        end
+        return
+    end
+    if (var.upstream_status or "") == "" or not ngx.ctx.recheck then
+        return
+    end
+    if status >= 200 and status < 300 then
+        flags:clear(var.sale_id)
+        counters:incr(metrics.label(metrics.RECHECKS, "result", "cleared"))
+    else
+        counters:incr(metrics.label(metrics.RECHECKS, "result", "kept"))
+    end
 end
 
 -- Content handler of location /_edge/error: every answer the edge gives of its own (seckill.errors), whether nginx
@@ -101,16 +150,23 @@ function _M.admin()
 end
 
 function _M.metrics()
-    return reply.send(reply.OK, counters:render({ [metrics.FLAGS] = admin.count(flags) }))
+    return reply.send(reply.OK, counters:render({
+        [metrics.FLAGS] = admin.count(flags),
+        [metrics.IN_FLIGHT] = admitter:current(),
+    }))
 end
 
--- Log phase (server-wide): counts the request under the route its location set in $edge_route.
+-- Log phase (server-wide): counts the request under the route its location set in $edge_route, and gives an
+-- admitted purchase back to the admission's in-flight gauge (whatever became of it: answered, failed, abandoned).
 function _M.log()
     local route = var.edge_route
     if not route or route == "" then
         return
     end
     counters:request(route, ngx.status)
+    if route == "purchase" and var.edge_admitted == "1" then
+        admitter:leave()
+    end
 end
 
 return _M

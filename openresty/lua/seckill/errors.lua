@@ -30,6 +30,10 @@ local ANSWERS = {
     range_not_satisfiable = { 416, "RANGE_NOT_SATISFIABLE", "range not satisfiable" },
     rate_limited = { 429, "RATE_LIMITED", "too many requests from this address; retry later" },
     too_many_connections = { 429, "RATE_LIMITED", "too many open requests from this address; retry later", 1 },
+    -- The edge's total admission (admission.lua): a limit on the rate of the whole system rather than of this client,
+    -- but a limit all the same, so 429 (slow down, retry after), as API gateways answer a global quota; 503 stays
+    -- for failures, which this is not: in a flash sale refusing most of the crowd is the edge working.
+    admission = { 429, "RATE_LIMITED", "too many purchases at once; retry shortly", 1 },
     internal = { 500, "INTERNAL", "edge error" },
     not_implemented = { 501, "NOT_IMPLEMENTED", "transfer encoding not supported" },
     unavailable = { 503, "UNAVAILABLE", "the service is unavailable; retry shortly", 1 },
@@ -63,6 +67,7 @@ local BY_STATUS = {
 _M.RATE_LIMITED = "rate_limited"
 _M.TOO_MANY_CONNECTIONS = "too_many_connections"
 _M.UNAVAILABLE = "unavailable"
+_M.ADMISSION = "admission"
 
 -- The answer's name for a route's own name (may be nil or "") and nginx's status; an unknown status is "internal".
 function _M.name(name, status)

@@ -20,16 +20,25 @@ local _M = {
     FLAGS_CLEARED = "seckill_edge_sold_out_flags_cleared_total",
     UPSTREAM_ERRORS = "seckill_edge_upstream_errors_total",
     FLAGS = "seckill_edge_sold_out_flags",
+    RECHECKS = "seckill_edge_flag_rechecks_total",
+    ADMISSION_REFUSED = "seckill_edge_admission_refused_total",
+    IN_FLIGHT = "seckill_edge_purchases_in_flight",
 }
 
 local HELP = {
     [_M.REQUESTS] = { "counter", "Requests answered by the edge, by route and status." },
     [_M.RATE_LIMITED] = { "counter", "Requests refused by a per-IP limit (429), all routes." },
-    [_M.SHORT_CIRCUITS] = { "counter", "Purchases answered SOLD_OUT from the edge's flag without the service." },
-    [_M.FLAGS_SET] = { "counter", "Sold-out flags set, by source (upstream answer or admin)." },
-    [_M.FLAGS_CLEARED] = { "counter", "Sold-out flags cleared through the admin location." },
+    [_M.SHORT_CIRCUITS] = { "counter",
+        "Purchases answered 410 (SOLD_OUT or SALE_ENDED) from the edge's flag without the service." },
+    [_M.FLAGS_SET] = { "counter", "Flags set (SOLD_OUT, SALE_ENDED), by source (upstream answer or admin)." },
+    [_M.FLAGS_CLEARED] = { "counter", "Flags cleared through the admin location." },
+    [_M.RECHECKS] = { "counter",
+        "Flag re-checks answered by the service, by result (confirmed, cleared: accepted, kept: inconclusive)." },
+    [_M.ADMISSION_REFUSED] = { "counter",
+        "Purchases refused by the edge's total admission (429), by limit (rate, in_flight)." },
+    [_M.IN_FLIGHT] = { "gauge", "Purchases admitted to the service and not yet answered." },
     [_M.UPSTREAM_ERRORS] = { "counter", "Upstream failures answered 503 by the edge, by nginx status (502, 504)." },
-    [_M.FLAGS] = { "gauge", "Sold-out flags currently set." },
+    [_M.FLAGS] = { "gauge", "Flags (SOLD_OUT, SALE_ENDED) currently set." },
 }
 
 local mt = { __index = _M }

@@ -16,7 +16,7 @@ import java.util.logging.Logger;
 
 /**
  * {@code bin/seckill bench}: the ceilings of the machine ({@link Ceilings}), then the flash sale ({@link FlashSale}),
- * then the invariant check of every sale the run created, read from MySQL and Redis directly ({@link Invariants}),
+ * then the sold-out flood at several connection counts ({@link FloodLevels}), then the invariant check of every sale the run created, read from MySQL and Redis directly ({@link Invariants}),
  * then the report (JSON, Markdown, SVG). Exits 1 when an invariant does not hold (speed targets only report).
  * Tests call {@link #run(Stack, BenchOptions)}.
  */
@@ -58,6 +58,7 @@ public final class Bench {
             Users users = new Users(stack.tokenSecret(), o.firstUser(), o.users());
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
             FlashSale.Result sale = FlashSale.run(stack, admin, sampler, users, o);
+            List<FloodLevels.Level> floods = flood(stack, admin, sampler, o, sale);
 
             say("checking the invariants in MySQL and Redis");
             List<Invariants.Report> raw = new ArrayList<>();
@@ -86,8 +87,8 @@ public final class Bench {
             }
             List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
-                    Goals.of(o, ceilings, ratios, numbers, memory, hold), checks, numbers, Report.timeline(t),
-                    Report.ceilings(ceilings), ratios, memory, cpu,
+                    Goals.of(o, ceilings, ratios, numbers, floods, memory, hold), checks, numbers, Report.timeline(t),
+                    floods, Report.ceilings(ceilings), ratios, memory, cpu,
                     List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings);
             Path out = o.out().toAbsolutePath();
             report.write(out, t, samples, sampler.marks());
@@ -96,6 +97,20 @@ public final class Bench {
         } finally {
             redis.shutdown();
         }
+    }
+
+    /** The flood levels on the flash sale's sale, once it has sold out (a sale with stock left would sell on). */
+    private static List<FloodLevels.Level> flood(Stack stack, Admin admin, Sampler sampler, BenchOptions o,
+                                                 FlashSale.Result sale) throws Exception {
+        if (o.floodLevels().isEmpty()) {
+            return List.of();
+        }
+        Long remaining = sale.finalStats().redisRemaining();
+        if (remaining == null || remaining != 0) {
+            say("sold-out flood: skipped, sale " + sale.saleId() + " did not sell out (remaining " + remaining + ")");
+            return List.of();
+        }
+        return new FloodLevels(stack, admin, sampler, o).run(sale.saleId());
     }
 
     private static List<Ratio> ratios(Ceilings.Result c) {
@@ -114,6 +129,10 @@ public final class Bench {
         m.put("connections", o.connections());
         m.put("maxSeconds", o.duration().toSeconds());
         m.put("edge", t.edgeUrl());
+        if (!o.floodLevels().isEmpty()) {
+            m.put("floodLevels", o.floodLevels());
+            m.put("floodSecondsPerLevel", o.floodTime().toSeconds());
+        }
         if (o.ceilings()) {
             m.put("ceilingRounds", o.rounds());
             m.put("ceilingSecondsPerRound", o.ceilingTime().toSeconds());
@@ -129,6 +148,12 @@ public final class Bench {
                 n.sellOutAt() == null ? "-" : String.format(Locale.ROOT, "%.3f", n.sellOutAt()),
                 n.edgeShareAfterSellOut() == null ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * n.edgeShareAfterSellOut()),
                 n.drainSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", n.drainSeconds())));
+        for (FloodLevels.Level l : r.floods()) {
+            System.out.println(String.format(Locale.ROOT, "  sold-out flood at %,d connections: %,.0f req/s, p99 %.1f ms, "
+                            + "%d without an answer, %d failed connections, %d edge alerts, %d reached the service",
+                    l.connections(), l.rps(), l.latency().p99(), l.noAnswer(), l.failedConnections(), l.edgeAlerts(),
+                    l.reachedService()));
+        }
         for (Report.Goal g : r.goals()) {
             System.out.println((g.met() ? "  met      " : "  NOT MET  ") + g.name() + ": " + g.measured() + " (" + g.target() + ")");
         }

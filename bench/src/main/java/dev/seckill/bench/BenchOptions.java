@@ -2,28 +2,33 @@ package dev.seckill.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * What one bench run does. The flash sale: {@code stock} units, {@code users} distinct signed-in users, each clicking
  * up to {@code attempts} times, over {@code connections} keep-alive connections, bounded by {@code duration}. The
- * ceilings (unless {@code ceilings} is false): {@code rounds} interleaved rounds of {@code ceilingTime} each.
+ * ceilings (unless {@code ceilings} is false): {@code rounds} interleaved rounds of {@code ceilingTime} each. The
+ * sold-out flood after the sale: {@code floodTime} at each of {@code floodLevels} connections (none: no flood).
  */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
-                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser) {
+                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
+                           Duration floodTime) {
 
     public static final String USAGE = """
             options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
-                     --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)""";
+                     --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
+                     --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)""";
 
     private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
-            "--out", "--ceiling-seconds", "--rounds", "--first-user");
+            "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds");
 
     public static BenchOptions defaults() {
         return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
-                Duration.ofSeconds(5), 3, 1);
+                Duration.ofSeconds(5), 3, 1, List.of(1000, 5000, 20_000), Duration.ofSeconds(10));
     }
 
     public static BenchOptions parse(String... args) {
@@ -47,14 +52,28 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 Duration.ofSeconds(positive(v, "--duration", (int) d.duration.toSeconds())),
                 v.containsKey("--out") ? Path.of(v.get("--out")) : d.out, ceilings,
                 Duration.ofSeconds(positive(v, "--ceiling-seconds", (int) d.ceilingTime.toSeconds())),
-                positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser));
+                positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser),
+                v.containsKey("--flood-levels") ? levels(v.get("--flood-levels")) : d.floodLevels,
+                Duration.ofSeconds(positive(v, "--flood-seconds", (int) d.floodTime.toSeconds())));
     }
 
-    /** The same run with other sizes: what tests call. */
+    /** The same run with other sizes: what tests call. Tests size their own load, so there is no flood. */
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser);
+                firstUser, List.of(), floodTime);
+    }
+
+    /** "1000,5000,20000" (connections per level) or "none". */
+    private static List<Integer> levels(String v) {
+        if (v.equals("none")) {
+            return List.of();
+        }
+        List<Integer> levels = new ArrayList<>();
+        for (String n : v.split(",")) {
+            levels.add(positive(Map.of("--flood-levels", n.trim()), "--flood-levels", 0));
+        }
+        return List.copyOf(levels);
     }
 
     private static int positive(Map<String, String> values, String name, int def) {

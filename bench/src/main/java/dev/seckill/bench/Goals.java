@@ -12,7 +12,7 @@ final class Goals {
     }
 
     static List<Report.Goal> of(BenchOptions o, Ceilings.Result c, List<Ratio> ratios, FlashSaleNumbers sale,
-                                List<Report.Memory> memory, boolean invariantsHold) {
+                                List<FloodLevels.Level> floods, List<Report.Memory> memory, boolean invariantsHold) {
         List<Report.Goal> g = new ArrayList<>();
         if (c != null) {
             Measured trivial = c.best().get(Ceilings.TRIVIAL);
@@ -33,6 +33,11 @@ final class Goals {
             double w = c.writer().ratio();
             g.add(new Report.Goal("batch writer vs row-at-a-time", f("%.1f x", w), ">= 10 x", w >= 10));
         }
+        // Issue 18: each edge holds 20,000 clients; the largest level of the sold-out flood is the test of it.
+        floods.stream().filter(l -> l.connections() >= 20_000).reduce((a, b) -> b).ifPresent(l -> g.add(new Report.Goal(
+                f("sold-out flood at %,d connections: failed connections, requests without an answer, edge alerts",
+                        l.connections()), f("%d, %d, %d", l.failedConnections(), l.noAnswer(), l.edgeAlerts()),
+                "0, 0, 0", l.clean())));
         g.add(new Report.Goal("flash sale p99 (every answer) at " + o.connections() + " connections",
                 f("%.1f ms", sale.latency().p99()), "<= 50 ms", sale.latency().p99() <= 50));
         double rss = memory.stream().filter(m -> m.component().equals("service")).mapToDouble(Report.Memory::maxMb)

@@ -1,6 +1,7 @@
 package dev.seckill.bench;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -31,6 +32,25 @@ final class LoadClient {
 
         /** The answer to {@code request}: status 0 and a null body when none came. */
         void answered(Request request, long startNanos, long endNanos, int status, String body);
+
+        /**
+         * Whether the script is done once it has nothing to send and nothing is in flight; a script that waits to
+         * begin (its connections open first) says false until it has had its turn.
+         */
+        default boolean finished() {
+            return true;
+        }
+
+        /** Another connection is established; {@code total} so far. */
+        default void connected(long total) {
+        }
+    }
+
+    /**
+     * What the connections went through: connects that completed, and connections that failed (refused, reset,
+     * closed by the server mid-request, or timed out), whether or not a request was in flight on them.
+     */
+    record Wire(long connected, long failed) {
     }
 
     /** Bytes on the wire and whatever the script wants back with the answer. */
@@ -39,43 +59,61 @@ final class LoadClient {
 
     private static final long RECONNECT_PAUSE = Duration.ofMillis(100).toNanos();
     private static final long CHECK_EVERY = Duration.ofMillis(100).toNanos();
+    private static final int OPEN_PER_TURN = 256;
 
     private final InetSocketAddress server;
+    private final InetSocketAddress source;
     private final Script script;
     private final long timeoutNanos;
     private final Selector selector;
     private final ArrayDeque<Conn> idle = new ArrayDeque<>();
     private final List<Conn> conns = new ArrayList<>();
     private int busy;
+    private long connected;
+    private long failed;
 
-    private LoadClient(InetSocketAddress server, Script script, Duration timeout) throws IOException {
+    private LoadClient(InetSocketAddress server, InetAddress source, Script script, Duration timeout)
+            throws IOException {
         this.server = server;
+        this.source = source == null ? null : new InetSocketAddress(source, 0);
         this.script = script;
         this.timeoutNanos = timeout.toNanos();
         this.selector = Selector.open();
     }
 
     /**
-     * Runs until the deadline, or until every connection is idle and the script has nothing more to send.
+     * Runs until the deadline, or until every connection is idle and the script has nothing more to send and is
+     * finished.
      */
-    static void run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
+    static Wire run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
-        LoadClient c = new LoadClient(server, script, timeout);
+        return run(server, null, connections, script, deadlineNanos, timeout);
+    }
+
+    /** As {@link #run(InetSocketAddress, int, Script, long, Duration)}, connecting from {@code source} (null: any). */
+    static Wire run(InetSocketAddress server, InetAddress source, int connections, Script script, long deadlineNanos,
+                    Duration timeout) throws IOException {
+        LoadClient c = new LoadClient(server, source, script, timeout);
         try {
             c.loop(connections, deadlineNanos);
         } finally {
             c.close();
         }
+        return new Wire(c.connected, c.failed);
     }
 
     private void loop(int connections, long deadline) throws IOException {
-        for (int i = 0; i < connections; i++) {
-            Conn c = new Conn();
-            conns.add(c);
-            connect(c);
-        }
         long nextCheck = System.nanoTime();
         while (System.nanoTime() < deadline) {
+            // The connections open a few hundred per turn while those already open are served: opening thousands
+            // takes seconds (each connect also searches for a free port), and an edge cuts a connection that sends
+            // nothing for its header timeout.
+            boolean opening = conns.size() < connections;
+            for (int k = 0; k < OPEN_PER_TURN && conns.size() < connections; k++) {
+                Conn c = new Conn();
+                conns.add(c);
+                connect(c);
+            }
             boolean drained = false;
             while (!idle.isEmpty()) {
                 Request r = script.next();
@@ -85,10 +123,14 @@ final class LoadClient {
                 }
                 send(idle.poll(), r);
             }
-            if (drained && busy == 0) {
+            if (drained && busy == 0 && script.finished()) {
                 return;
             }
-            selector.select(this::ready, 20);
+            if (opening) {
+                selector.selectNow(this::ready);
+            } else {
+                selector.select(this::ready, 20);
+            }
             long now = System.nanoTime();
             if (now >= nextCheck) {
                 nextCheck = now + CHECK_EVERY;
@@ -110,6 +152,7 @@ final class LoadClient {
                 c.channel.finishConnect();
                 key.interestOps(0);
                 idle.add(c);
+                script.connected(++connected);
             } else if (key.isWritable()) {
                 c.channel.write(c.out);
                 if (!c.out.hasRemaining()) {
@@ -128,9 +171,13 @@ final class LoadClient {
             c.channel = SocketChannel.open();
             c.channel.configureBlocking(false);
             c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (source != null) {
+                c.channel.bind(source);
+            }
             c.channel.connect(server);
             c.key = c.channel.register(selector, SelectionKey.OP_CONNECT, c);
         } catch (IOException e) {
+            failed++;
             closeChannel(c);
             c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;
         }
@@ -184,6 +231,7 @@ final class LoadClient {
 
     /** The connection failed or timed out: answer its request with 0, reconnect after a short pause. */
     private void fail(Conn c) {
+        failed++;
         idle.remove(c);
         if (c.request != null) {
             Request r = c.request;
@@ -209,8 +257,20 @@ final class LoadClient {
         c.reset();
     }
 
+    /**
+     * Ends the run with a reset of every connection (SO_LINGER 0) rather than a close: a closing client keeps each
+     * of its ports in TIME_WAIT for a minute, and loopback has only ~28,000 ephemeral ports per destination, which
+     * a 20,000-connection flood level needs most of (connect() slows to a crawl as they run out).
+     */
     private void close() throws IOException {
         for (Conn c : conns) {
+            if (c.channel != null) {
+                try {
+                    c.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+                } catch (IOException e) {
+                    // a broken connection: closing it is all that is left
+                }
+            }
             closeChannel(c);
         }
         selector.close();

@@ -34,6 +34,7 @@ final class Markdown {
         goals();
         checks();
         flashSale();
+        floods();
         ceilings();
         memory();
         cpu();
@@ -108,6 +109,30 @@ final class Markdown {
         line("![answers per second by outcome](" + Report.THROUGHPUT_SVG + ")");
         line("");
         line("![latency percentiles over time](" + Report.LATENCY_SVG + ")");
+    }
+
+    private void floods() {
+        if (r.floods().isEmpty()) {
+            return;
+        }
+        line("");
+        line("## The sold-out flood by connections");
+        line("");
+        line(f("Purchases of the sold-out flash sale for %s s per level, one user and address per connection, from client "
+                + "processes of at most %,d connections each, measured from the moment every connection is open. Closed "
+                + "loop: at saturation the latency is about connections / throughput, whatever the edge does. "
+                + "\"reached the service\": its purchase answers meanwhile (the flag's re-checks, one per interval).",
+                r.scenario().get("floodSecondsPerLevel"), FloodLevels.PER_PROCESS));
+        line("");
+        line("| connections | processes | answers | req/s | p50 ms | p99 ms | max ms | by status | no answer | failed connections | edge alerts | answered by the flag | reached the service | re-checks |");
+        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (FloodLevels.Level l : r.floods()) {
+            Measured.Latency m = l.latency();
+            line(f("| %,d | %d | %,d | **%,.0f** | %.1f | **%.1f** | %.1f | %s | %,d | %,d | %s | %,d | %,d | %,d |",
+                    l.connections(), l.processes(), l.answers(), l.rps(), m.p50(), m.p99(), m.max(), l.byStatus(),
+                    l.noAnswer(), l.failedConnections(), l.edgeAlerts() == 0 ? "0" : l.edgeAlerts() + ": "
+                            + l.firstAlert().replace("|", "/"), l.shortCircuits(), l.reachedService(), l.rechecks()));
+        }
     }
 
     private void ceilings() {

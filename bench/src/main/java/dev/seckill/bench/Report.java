@@ -17,7 +17,8 @@ import java.util.Map;
  * invariant checks. Written as report.json, report.md and SVG charts into the out directory.
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
-              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
+              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<FloodLevels.Level> floods,
+              Map<String, Object> ceilings,
               List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
               @JsonIgnore Ceilings.Result ceilingResult) {
 

@@ -6,20 +6,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 
 /**
- * A fixed-length {@link LoadClient} script for the ceilings: sends the i-th request of {@code requests} (i = 0, 1,
- * 2 ...) until the deadline and measures the answers: count by status, latency in an HdrHistogram (microseconds).
- * Given a list, a request whose tag is a user id (Long) is also kept there as an {@link Attempt}, so its 202s can be
- * checked.
+ * A fixed-length {@link LoadClient} script for the ceilings and the flood levels: sends the i-th request of
+ * {@code requests} (i = 0, 1, 2 ...) until the deadline and measures the answers: count by status, latency in an
+ * HdrHistogram (microseconds). Given a list, a request whose tag is a user id (Long) is also kept there as an
+ * {@link Attempt}, so its 202s can be checked. A warm one ({@link #warm}) sends from its first connection on but
+ * records nothing until {@link #window} opens its measurement, so that many connections can be opened and kept busy
+ * (an edge cuts a connection that sends nothing for its header timeout) before the measured window begins; it tells
+ * each connection established to a listener.
  */
 final class Steady implements LoadClient.Script {
 
     private final IntFunction<LoadClient.Request> requests;
-    private final long deadline;
-    private final long t0;
+    // Set by window() on another thread for a warm script; read on the client's thread. Until then, Long.MAX_VALUE:
+    // sending never ends and no request counts (none starts at or after t0).
+    private volatile long deadline = Long.MAX_VALUE;
+    private volatile long t0 = Long.MAX_VALUE;
     private final List<Attempt> attempts;
+    private final LongConsumer connected;
     private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
+    private final Map<String, Histogram> latencyByStatus = new TreeMap<>();
     private final Map<String, Long> byStatus = new TreeMap<>();
     private int sent;
     private long answered;
@@ -27,9 +35,32 @@ final class Steady implements LoadClient.Script {
 
     Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<Attempt> attempts) {
         this.requests = requests;
-        this.t0 = t0;
-        this.deadline = deadline;
         this.attempts = attempts;
+        this.connected = total -> { };
+        window(t0, deadline);
+    }
+
+    private Steady(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
+        this.requests = requests;
+        this.attempts = null;
+        this.connected = connected;
+    }
+
+    /**
+     * A script that sends at once and counts nothing until {@link #window}; {@code connected} hears the connections
+     * established so far.
+     */
+    static Steady warm(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
+        return new Steady(requests, connected);
+    }
+
+    /**
+     * The measured window: requests sent from {@code t0} (System.nanoTime()) count, and none is sent from
+     * {@code deadline} on.
+     */
+    void window(long t0, long deadline) {
+        this.deadline = deadline;
+        this.t0 = t0;
     }
 
     @Override
@@ -38,15 +69,43 @@ final class Steady implements LoadClient.Script {
     }
 
     @Override
+    public boolean finished() {
+        return System.nanoTime() >= deadline;
+    }
+
+    @Override
+    public void connected(long total) {
+        connected.accept(total);
+    }
+
+    @Override
     public void answered(LoadClient.Request request, long start, long end, int status, String body) {
+        if (start < t0) {
+            return;
+        }
         answered++;
         lastEnd = Math.max(lastEnd, end);
-        byStatus.merge(Integer.toString(status), 1L, Long::sum);
-        latencyMicros.recordValue(Math.min(latencyMicros.getHighestTrackableValue(), Math.max(1, (end - start) / 1000)));
+        String key = Integer.toString(status);
+        byStatus.merge(key, 1L, Long::sum);
+        long micros = Math.min(latencyMicros.getHighestTrackableValue(), Math.max(1, (end - start) / 1000));
+        latencyMicros.recordValue(micros);
+        latencyByStatus.computeIfAbsent(key, k -> new Histogram(latencyMicros.getHighestTrackableValue(), 3))
+                .recordValue(micros);
         if (attempts != null && request.tag() instanceof Long userId) {
             attempts.add(new Attempt(userId, start - t0, end - start, status,
                     status == 0 ? "NO_ANSWER" : Bodies.field(body, "code"), Bodies.field(body, "orderId")));
         }
+    }
+
+    /** The latency of every answer so far, in microseconds. */
+    Histogram histogram() {
+        return latencyMicros.copy();
+    }
+
+    /** The latency of the answers of one status so far, in microseconds (empty when there was none). */
+    Histogram histogram(int status) {
+        Histogram h = latencyByStatus.get(Integer.toString(status));
+        return h == null ? new Histogram(latencyMicros.getHighestTrackableValue(), 3) : h.copy();
     }
 
     /** The measured result of the run. */

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,6 +33,22 @@ class BenchOptionsTest {
         assertFalse(o.ceilings());
         assertEquals(Duration.ofSeconds(3), o.ceilingTime());
         assertEquals(1, o.rounds());
+    }
+
+    @Test
+    void theSoldOutFloodRunsAtThreeConnectionLevelsUnlessToldOtherwise() {
+        assertEquals(List.of(1000, 5000, 20_000), BenchOptions.parse().floodLevels());
+        assertEquals(Duration.ofSeconds(10), BenchOptions.parse().floodTime());
+
+        BenchOptions o = BenchOptions.parse("--flood-levels", "100, 200", "--flood-seconds", "3");
+
+        assertEquals(List.of(100, 200), o.floodLevels());
+        assertEquals(Duration.ofSeconds(3), o.floodTime());
+        assertEquals(List.of(), BenchOptions.parse("--flood-levels", "none").floodLevels());
+        assertEquals(List.of(), BenchOptions.defaults().with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"),
+                false).floodLevels(), "a test sizes its own run: no flood");
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--flood-levels", "1000,x"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--flood-levels", "0"));
     }
 
     @Test

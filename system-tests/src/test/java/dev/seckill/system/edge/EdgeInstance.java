@@ -47,6 +47,13 @@ public final class EdgeInstance implements AutoCloseable {
             Map.entry("SECKILL_EDGE_SEND_TIMEOUT", "10s"),
             Map.entry("SECKILL_EDGE_ZONE_SIZE", "1m"),
             Map.entry("SECKILL_EDGE_SOLDOUT_TTL", "30"),
+            Map.entry("SECKILL_EDGE_ADMIT_RATE", "100000"),
+            Map.entry("SECKILL_EDGE_ADMIT_IN_FLIGHT", "10000"),
+            // Many test edges run at once: a few thousand connections each (a worker allocates them all up front).
+            Map.entry("SECKILL_EDGE_WORKER_CONNECTIONS", "4096"),
+            Map.entry("SECKILL_EDGE_NOFILE", "8192"),
+            Map.entry("SECKILL_EDGE_BACKLOG", "4096"),
+            Map.entry("SECKILL_EDGE_REUSEPORT", "on"),
             Map.entry("SECKILL_EDGE_BODY_MAX", "1k"),
             Map.entry("SECKILL_EDGE_CONNECT_TIMEOUT", "1s"),
             Map.entry("SECKILL_EDGE_READ_TIMEOUT", "10s"),
@@ -60,6 +67,7 @@ public final class EdgeInstance implements AutoCloseable {
     private final Stack stack = Stack.get();
     private final Map<String, String> env = new HashMap<>();
     private final int port;
+    private final Path runDir;
 
     /** The port the edge listens on (127.0.0.1). */
     public int port() {
@@ -68,7 +76,7 @@ public final class EdgeInstance implements AutoCloseable {
 
     private EdgeInstance(String name, Map<String, String> knobs) {
         this.port = freePort();
-        Path runDir = stack.runDir().resolveSibling("edge-it").resolve(name);
+        this.runDir = stack.runDir().resolveSibling("edge-it").resolve(name);
         env.putAll(DEFAULTS);
         env.putAll(knobs);
         env.put("SECKILL_RUN_DIR", runDir.toString());
@@ -102,6 +110,26 @@ public final class EdgeInstance implements AutoCloseable {
     public void reload(Map<String, String> changedKnobs) {
         env.putAll(changedKnobs);
         stack.script(env, COMMAND_TIMEOUT, EDGE_SCRIPT, "reload");
+    }
+
+    /** The edge's rendered configuration file {@code name} (nginx.conf, conf.d/00-tunables.conf, ...). */
+    public String config(String name) {
+        Path file = runDir.resolve("edge/conf").resolve(name);
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to read " + file, e);
+        }
+    }
+
+    /** nginx's error log of this edge (warnings and worse), empty when it has written none. */
+    public String errorLog() {
+        Path log = runDir.resolve("edge/logs/error.log");
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException("failed to read " + log, e);
+        }
     }
 
     /** The edge's counters as Prometheus text (loopback-only location). */

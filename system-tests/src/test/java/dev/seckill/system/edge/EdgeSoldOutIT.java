@@ -12,12 +12,14 @@ import java.util.Map;
 import static dev.seckill.system.edge.EdgeInstance.from;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sold-out short-circuit (issue 5): the service's SOLD_OUT answer sets a per-sale flag at the edge, and while it
- * is set the edge answers purchases of that sale itself with the same 410 body; an admin clear or the TTL reopens
- * the sale to the service. Each test uses its own sale ids.
+ * The sold-out short-circuit (issue 5): the service's SOLD_OUT (or SALE_ENDED, issue 18) answer sets a per-sale flag
+ * at the edge, and while it is set the edge answers purchases of that sale itself with the same 410 body; an admin
+ * clear, or a re-check the service accepts, reopens the sale to the service. The re-checks under a flood are in
+ * dev.seckill.system.protection.FlagRecheckIT. Each test uses its own sale ids.
  */
 class EdgeSoldOutIT {
 
@@ -71,6 +73,8 @@ class EdgeSoldOutIT {
         JsonNode flag = http.get(fixture.url("/edge/flags/sold-out/46")).json();
 
         assertTrue(flag.path("soldOut").asBoolean(), flag.toString());
+        assertEquals("SOLD_OUT", flag.path("code").asText(), flag.toString());
+        assertTrue(flag.path("held").asBoolean(), "learned from the service, so re-checked: " + flag);
         double ttl = flag.path("ttlSeconds").asDouble();
         assertTrue(ttl > 0 && ttl <= 30, "SECKILL_EDGE_SOLDOUT_TTL=30 but ttl " + ttl);
         assertEquals(30, http.get(fixture.url("/edge/flags")).json().path("defaultTtlSeconds").asInt());
@@ -96,35 +100,65 @@ class EdgeSoldOutIT {
     }
 
     @Test
-    void flagExpiresAfterTheConfiguredTtl() {
+    void aRecheckTheServiceAcceptsClearsTheFlag() {
         try (EdgeInstance shortTtl = fixture.another("sold-out-ttl", "SECKILL_EDGE_SOLDOUT_TTL", "2")) {
             fixture.upstream().answer(soldOut(44));
             String path = "/api/sales/44/purchase";
             assertEquals(410, purchase(shortTtl, 44).status());
-            fixture.upstream().answer(UpstreamStub.DEFAULT);
+            fixture.upstream().answer(UpstreamStub.DEFAULT); // restocked, and the service's clear call was lost
             long flaggedAt = System.nanoTime();
 
-            // Flagged purchases are answered at the edge until the TTL runs out; then one reaches the service.
+            // Flagged purchases are answered at the edge until the interval runs out; then one goes to the service
+            // as the flag's re-check, and its 202 (stock is back) ends the flag.
             Await.until(Duration.ofSeconds(10), () -> purchase(shortTtl, 44).status() == 202,
-                    "the sold-out flag to expire");
+                    "the flag's re-check to reach the service");
 
-            assertEquals(2, fixture.upstream().hits(path), "exactly one purchase reached the service after the flag");
+            assertEquals(2, fixture.upstream().hits(path), "exactly one purchase reached the service as the re-check");
             long heldMs = Duration.ofNanos(System.nanoTime() - flaggedAt).toMillis();
-            assertTrue(heldMs >= 1000, "a 2 s flag expired after only " + heldMs + " ms");
+            assertTrue(heldMs >= 1000, "a 2 s interval was over after only " + heldMs + " ms");
+            assertFalse(http.get(shortTtl.url("/edge/flags/sold-out/44")).json().path("soldOut").asBoolean());
+            assertEquals(202, purchase(shortTtl, 44).status(), "cleared: purchases go to the service again");
         }
     }
 
     @Test
-    void otherGoneAnswersDoNotSetTheFlag() {
+    void saleEndedSetsAFlagThatAnswersTheServicesBody() {
         String path = "/api/sales/45/purchase";
+        String ended = "{\"code\":\"SALE_ENDED\",\"saleId\":45,\"message\":\"the sale is over\"}";
         fixture.upstream().answer(hit -> hit.path().equals(path)
-                ? UpstreamStub.Reply.json(410, "{\"code\":\"SALE_ENDED\",\"saleId\":45,\"message\":\"over\"}")
+                ? UpstreamStub.Reply.json(410, ended)
                 : UpstreamStub.DEFAULT.answer(hit));
 
-        assertEquals(410, purchase(fixture.edge(), 45).status());
-        assertEquals(410, purchase(fixture.edge(), 45).status());
+        HttpJson.Response first = purchase(fixture.edge(), 45);
+        HttpJson.Response flagged = purchase(fixture.edge(), 45);
 
-        assertEquals(2, fixture.upstream().hits(path), "only SOLD_OUT (X-Seckill-Sold-Out) sets the flag");
+        assertEquals(410, first.status(), first.body());
+        assertEquals(1, fixture.upstream().hits(path), "the SALE_ENDED answer set a flag");
+        assertEquals(410, flagged.status(), flagged.body());
+        assertEquals(ended, flagged.body(), "the edge answers the service's very body");
+        assertNull(flagged.header("X-Seckill-Sold-Out"), "the sold-out header only on SOLD_OUT");
+        JsonNode flag = http.get(fixture.url("/edge/flags/sold-out/45")).json();
+        assertEquals("SALE_ENDED", flag.path("code").asText(), flag.toString());
+        assertFalse(flag.path("soldOut").asBoolean(), flag.toString());
+        boolean listed = false;
+        for (JsonNode f : http.get(fixture.url("/edge/flags")).json().path("flags")) {
+            listed |= f.path("saleId").asLong() == 45 && f.path("type").asText().equals("ended");
+        }
+        assertTrue(listed, "listed as an ended flag");
+        http.send("DELETE", fixture.url("/edge/flags/sold-out/45"), null);
+    }
+
+    @Test
+    void otherAnswersDoNotSetAFlag() {
+        String path = "/api/sales/47/purchase";
+        fixture.upstream().answer(hit -> hit.path().equals(path)
+                ? UpstreamStub.Reply.json(409, "{\"code\":\"ALREADY_PURCHASED\",\"saleId\":47,\"orderId\":\"1\"}")
+                : UpstreamStub.DEFAULT.answer(hit));
+
+        assertEquals(409, purchase(fixture.edge(), 47).status());
+        assertEquals(409, purchase(fixture.edge(), 47).status());
+
+        assertEquals(2, fixture.upstream().hits(path), "only a 410 sets a flag");
     }
 
     @Test
@@ -142,6 +176,7 @@ class EdgeSoldOutIT {
         }
         assertTrue(flag != null && flag.path("ttlSeconds").asDouble() <= 60, list.toString());
         assertEquals("sold-out", flag.path("type").asText());
+        assertFalse(flag.path("held").asBoolean(), "an operator's flag ends at its TTL, without re-checks: " + flag);
 
         HttpJson.Response r = http.post(fixture.url("/api/sales/77/purchase"), null, from("10.2.0.2"));
         assertEquals(410, r.status(), r.body());

@@ -2,6 +2,7 @@ package dev.seckill.system.edge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
@@ -17,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One SOLD_OUT answer (issue 11): the body the edge answers from its flag (openresty/lua/seckill/sold_out.lua) is
- * the body the service answers (PurchaseService), field by field. The two are written in two languages; this test
- * against the real stack is what keeps them one answer.
+ * One SOLD_OUT answer (issue 11), and one SALE_ENDED answer (issue 18): the body the edge answers from its flag
+ * (openresty/lua/seckill/flags.lua) is the body the service answers (PurchaseService), field by field. The two are
+ * written in two languages; this test against the real stack is what keeps them one answer.
  */
 class SoldOutBodyIT {
 
@@ -54,6 +55,32 @@ class SoldOutBodyIT {
         assertTrue(edge.header("Content-Type").startsWith("application/json"), edge.header("Content-Type"));
     }
 
+    /** The edge learns SALE_ENDED from the service's answer (there is no operator flag for it). */
+    @Test
+    void theEdgesEndedAnswerIsTheServicesSaleEndedAnswer() {
+        Instant ends = Instant.now().plusSeconds(2);
+        long sale = sale(1, Instant.now().minusSeconds(1), ends);
+        long buyer = System.nanoTime() % 1_000_000_000L + 2_000_000_000L;
+        // The sale's window closes by the clock; the service's own answer is polled until it says so.
+        HttpJson.Response service = Await.value(Duration.ofSeconds(30), () -> {
+            HttpJson.Response r = purchaseAtTheService(sale, buyer);
+            return r.status() == 410 ? r : null;
+        }, "the sale to end");
+        assertEquals("SALE_ENDED", service.code(), service.body());
+
+        // Through the edge with a token: the service's SALE_ENDED sets the flag. Then without identity, which the
+        // service would refuse with 401: a 410 can only come from the edge's flag.
+        HttpJson.Response learned = http.post(stack.edgeUrl() + "/api/sales/" + sale + "/purchase", null,
+                "Authorization", HttpJson.bearer(signer.mint(buyer + 1)));
+        assertEquals(410, learned.status(), learned.body());
+        HttpJson.Response edge = http.post(stack.edgeUrl() + "/api/sales/" + sale + "/purchase", null);
+        http.send("DELETE", stack.edgeUrl() + "/edge/flags/sold-out/" + sale, null);
+
+        assertEquals(410, edge.status(), edge.body());
+        assertSameFields(service.json(), edge.json());
+        assertEquals(service.header("X-Seckill-Sold-Out"), edge.header("X-Seckill-Sold-Out"), "X-Seckill-Sold-Out");
+    }
+
     private static void assertSameFields(JsonNode service, JsonNode edge) {
         Set<String> names = new TreeSet<>();
         service.fieldNames().forEachRemaining(names::add);
@@ -76,10 +103,13 @@ class SoldOutBodyIT {
 
     /** A sale with a stock of one, open now (admin API, the service's internal listener). */
     private long saleOfOne() {
-        Instant now = Instant.now();
+        return sale(1, Instant.now().minusSeconds(1), Instant.now().plusSeconds(3600));
+    }
+
+    private long sale(int stock, Instant startsAt, Instant endsAt) {
         HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"sold-out-body-"
-                        + System.nanoTime() + "\",\"priceCents\":100,\"stock\":1,\"startsAt\":\"" + now.minusSeconds(1)
-                        + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}",
+                        + System.nanoTime() + "\",\"priceCents\":100,\"stock\":" + stock + ",\"startsAt\":\""
+                        + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}",
                 "Authorization", HttpJson.bearer(stack.adminToken()));
         assertEquals(201, r.status(), "create sale: " + r.body());
         return r.json().path("id").asLong();

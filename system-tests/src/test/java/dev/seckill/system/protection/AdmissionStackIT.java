@@ -1,0 +1,128 @@
+package dev.seckill.system.protection;
+
+import dev.seckill.bench.PurchaseLoad;
+import dev.seckill.system.edge.EdgeInstance;
+import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stack;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 18, total admission against the real service: an edge with the default admission knobs in front of the
+ * running stack's service, first a load inside the service's ceiling (the normal band), then a flood from many
+ * addresses far past it. Asserted: behaviour only (every answer 202 or the edge's 429, the service answered exactly
+ * the admitted purchases, at most the admission rate of them). Reported, not asserted (two shared cores): the
+ * service's latency in both, from its own timers and from the client's view of the admitted purchases, and how far
+ * past the ceiling the flood went.
+ */
+class AdmissionStackIT {
+
+    private static final int NORMAL_CONNECTIONS = 8;
+    private static final int FLOOD_CONNECTIONS = 1000;
+    private static final Duration NORMAL = Duration.ofSeconds(5);
+    private static final Duration FLOOD = Duration.ofSeconds(10);
+    private static final Pattern ADMISSION = Pattern.compile("rate = (\\d+), in_flight = (\\d+)");
+    private static final String PURCHASES = "seckill_purchases_total";
+    private static final int USERS = 400_000;
+
+    private final Stack stack = Stack.get();
+    private final HttpJson http = new HttpJson();
+
+    @Test
+    void aFloodFarPastTheCeilingReachesTheServiceOnlyAtTheAdmissionRate() throws IOException {
+        long sale = createSale();
+        long firstUser = 8_000_000_000L + System.nanoTime() % 1_000_000_000L;
+        // Empty knobs: bin/lib/edge.sh's defaults, the ones derived from the measured ceiling.
+        try (EdgeInstance edge = EdgeInstance.start("admission-stack", Map.of(
+                "SECKILL_EDGE_UPSTREAM", "127.0.0.1:" + stack.servicePort(),
+                "SECKILL_EDGE_ADMIT_RATE", "", "SECKILL_EDGE_ADMIT_IN_FLIGHT", ""))) {
+            Matcher knobs = ADMISSION.matcher(edge.config("conf.d/00-tunables.conf"));
+            assertTrue(knobs.find(), "the admission settings in the rendered config");
+            int rate = Integer.parseInt(knobs.group(1));
+            int inFlight = Integer.parseInt(knobs.group(2));
+
+            // Warm-up (JIT, pools), then the normal band, then the flood; each its own users (first clicks: 202).
+            load(edge, sale, firstUser, NORMAL_CONNECTIONS, Duration.ofSeconds(2));
+            Map<String, Double> before = serviceMetrics();
+            PurchaseLoad.Result normal = load(edge, sale, firstUser + USERS, NORMAL_CONNECTIONS, NORMAL);
+            Map<String, Double> between = serviceMetrics();
+            PurchaseLoad.Result flood = load(edge, sale, firstUser + 2L * USERS, FLOOD_CONNECTIONS, FLOOD);
+            Map<String, Double> after = serviceMetrics();
+
+            report("normal band", normal, before, between);
+            report("flood", flood, between, after);
+            System.out.printf("admission: the flood offered %.1f x the admission rate (%d/s, %d in flight) and "
+                    + "%.1f x what the normal band got through%n", flood.rps() / rate, rate, inFlight,
+                    flood.rps() / normal.rps());
+
+            // 409: a user whose turn came round again (the load cycles through its users); the service answered it.
+            assertTrue(Set.of(202, 409, 429).containsAll(flood.byStatus().keySet()), flood.byStatus().toString());
+            long admitted = flood.count(202) + flood.count(409);
+            assertTrue(admitted <= rate * (flood.seconds() + 1), admitted + " purchases admitted in "
+                    + flood.seconds() + " s at " + rate + "/s");
+            assertEquals(admitted, Math.round(sum(after, PURCHASES) - sum(between, PURCHASES)),
+                    "the service answered the admitted purchases and nothing else");
+        }
+    }
+
+    private PurchaseLoad.Result load(EdgeInstance edge, long sale, long firstUser, int connections, Duration length)
+            throws IOException {
+        return PurchaseLoad.run(edge.port(), sale, stack.tokenSecret(), firstUser, USERS, connections, length);
+    }
+
+    private static void report(String phase, PurchaseLoad.Result r, Map<String, Double> before,
+                               Map<String, Double> after) {
+        PurchaseLoad.Latency accepted = r.byStatusLatency().get(202);
+        System.out.printf("admission, %s: %,d answers in %.1f s (%,.0f/s) %s; accepted (202): %,.0f/s, p50 %.1f ms, "
+                        + "p99 %.1f ms; in the service: Redis script %.1f ms, Kafka send %.1f ms (means)%n", phase,
+                r.answers(), r.seconds(), r.rps(), r.byStatus(), r.count(202) / r.seconds(),
+                accepted == null ? 0 : accepted.p50Ms(), accepted == null ? 0 : accepted.p99Ms(),
+                meanMs(before, after, "seckill_redis_script_seconds"), meanMs(before, after, "seckill_kafka_send_seconds"));
+    }
+
+    private static double meanMs(Map<String, Double> before, Map<String, Double> after, String timer) {
+        double calls = after.getOrDefault(timer + "_count", 0.0) - before.getOrDefault(timer + "_count", 0.0);
+        double seconds = after.getOrDefault(timer + "_sum", 0.0) - before.getOrDefault(timer + "_sum", 0.0);
+        return calls > 0 ? seconds * 1000 / calls : 0;
+    }
+
+    private static double sum(Map<String, Double> series, String metric) {
+        return series.entrySet().stream().filter(e -> e.getKey().startsWith(metric + "{") || e.getKey().equals(metric))
+                .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    private Map<String, Double> serviceMetrics() {
+        Map<String, Double> out = new HashMap<>();
+        for (String line : http.get(stack.adminUrl() + "/observe/metrics").body().split("\n")) {
+            int space = line.lastIndexOf(' ');
+            if (!line.startsWith("#") && space > 0) {
+                try {
+                    out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+                } catch (NumberFormatException e) {
+                    // not a sample line
+                }
+            }
+        }
+        return out;
+    }
+
+    private long createSale() {
+        Instant now = Instant.now();
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"admission-" + System.nanoTime()
+                        + "\",\"priceCents\":1,\"stock\":1000000,\"startsAt\":\"" + now.minusSeconds(1) + "\",\"endsAt\":\""
+                        + now.plusSeconds(3600) + "\"}", "Authorization", HttpJson.bearer(stack.adminToken()));
+        assertEquals(201, r.status(), r.body());
+        return r.json().path("id").asLong();
+    }
+}
