@@ -12,7 +12,8 @@ public enum Script {
     PURCHASE("purchase.lua"),
     COMPENSATE("compensate.lua"),
     PREHEAT("preheat.lua"),
-    CONSERVE("conserve.lua");
+    CONSERVE("conserve.lua"),
+    RELEASE("release.lua");
 
     private final String file;
     private final String body;
