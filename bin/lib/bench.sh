@@ -11,7 +11,8 @@
 # starts or stops nothing.
 
 BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
-                     [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]"
+                     [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
+                     [--pay-ratio R] [--pay-window S] [--expiry-orders N]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -62,7 +63,8 @@ cmd_bench() {
       --reuse) reuse=true ;;
       --keep) keep=true ;;
       --no-ceilings) args+=("$1") ;;
-      --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user)
+      --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
+        | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
         args+=("$1" "$2"); shift ;;
       -h | --help) echo "$BENCH_USAGE"; return 0 ;;

@@ -10,20 +10,30 @@ import java.util.Set;
  * What one bench run does. The flash sale: {@code stock} units, {@code users} distinct signed-in users, each clicking
  * up to {@code attempts} times, over {@code connections} keep-alive connections, bounded by {@code duration}. The
  * ceilings (unless {@code ceilings} is false): {@code rounds} interleaved rounds of {@code ceilingTime} each.
+ * Payment behaviour (issue 14; off while {@code payRatio} < 0): the sale's winners have {@code payWindow} to pay, a
+ * share {@code payRatio} of them pays and the rest lets the window lapse, and {@code expiryOrders} > 0 measures a
+ * running sale while that many unpaid orders of another sale expire at once.
  */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
-                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser) {
+                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser, double payRatio,
+                           Duration payWindow, int expiryOrders) {
 
     public static final String USAGE = """
             options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
-                     --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)""";
+                     --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
+                     --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off)""";
 
     private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
-            "--out", "--ceiling-seconds", "--rounds", "--first-user");
+            "--out", "--ceiling-seconds", "--rounds", "--first-user", "--pay-ratio", "--pay-window", "--expiry-orders");
 
     public static BenchOptions defaults() {
         return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
-                Duration.ofSeconds(5), 3, 1);
+                Duration.ofSeconds(5), 3, 1, -1, Duration.ofSeconds(900), 0);
+    }
+
+    /** True when winners pay (or let the window lapse) and returned units are offered again. */
+    public boolean payments() {
+        return payRatio >= 0;
     }
 
     public static BenchOptions parse(String... args) {
@@ -47,14 +57,39 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 Duration.ofSeconds(positive(v, "--duration", (int) d.duration.toSeconds())),
                 v.containsKey("--out") ? Path.of(v.get("--out")) : d.out, ceilings,
                 Duration.ofSeconds(positive(v, "--ceiling-seconds", (int) d.ceilingTime.toSeconds())),
-                positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser));
+                positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser),
+                ratio(v, "--pay-ratio", d.payRatio),
+                Duration.ofSeconds(positive(v, "--pay-window", (int) d.payWindow.toSeconds())),
+                positive(v, "--expiry-orders", d.expiryOrders));
     }
 
     /** The same run with other sizes: what tests call. */
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser);
+                firstUser, payRatio, payWindow, expiryOrders);
+    }
+
+    /** The same run with payment behaviour: what tests call. */
+    public BenchOptions paying(double ratio, Duration window, int expiring) {
+        return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
+                firstUser, ratio, window, expiring);
+    }
+
+    private static double ratio(Map<String, String> values, String name, double def) {
+        String v = values.get(name);
+        if (v == null) {
+            return def;
+        }
+        try {
+            double r = Double.parseDouble(v);
+            if (r >= 0 && r <= 1) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the message below
+        }
+        throw new IllegalArgumentException(name + " must be a number from 0 to 1, not '" + v + "'");
     }
 
     private static int positive(Map<String, String> values, String name, int def) {

@@ -16,8 +16,8 @@ import java.util.Set;
  *   <li>the database decides, one transaction per batch: CONFIRMED orders past payBy become EXPIRED, the DB stock
  *   gets their units back, and a unit_return row per order records what Redis is owed (LapsedOrderRepository);</li>
  *   <li>Redis is paid what it is owed by release.lua, keyed by the order id, so a retry or a second instance never
- *   returns a unit twice; an owed row is deleted once the script answered, whatever it answered (what it could not
- *   do, reconcile repairs from the database);</li>
+ *   returns a unit twice; a batch's owed rows are deleted once the scripts answered, whatever they answered (what
+ *   they could not do, reconcile repairs from the database); if Redis fails, the rows stay for the next pass;</li>
  *   <li>a sale whose stock came back from zero is reopened: the sold-out flags of this instance and the edges are
  *   cleared, or the returned unit would not really be on sale.</li>
  * </ol>
@@ -25,10 +25,13 @@ import java.util.Set;
  */
 public final class Expiry {
 
-    /** Gives back one order's unit in Redis (release.lua through SaleStock; a fake in unit tests). */
+    /**
+     * Gives back orders' units in Redis, one answer per order in the same order (release.lua in one pipelined
+     * batch through SaleStock; a fake in unit tests).
+     */
     @FunctionalInterface
     public interface Releaser {
-        UnitReturn release(long saleId, long userId, long orderId);
+        List<UnitReturn> release(List<UnitReturn.Request> orders);
     }
 
     /** Told of a sale whose stock came back from zero (clears this instance's and the edges' sold-out flags). */
@@ -86,23 +89,21 @@ public final class Expiry {
         if (owed.isEmpty()) {
             return;
         }
+        List<UnitReturn> answers = releaser.release(owed.stream()
+                .map(o -> new UnitReturn.Request(o.saleId(), o.userId(), o.orderId())).toList());
         List<Long> settled = new ArrayList<>();
         Set<Long> reopened = new HashSet<>();
-        try {
-            for (LapsedOrder o : owed) {
-                UnitReturn r = releaser.release(o.saleId(), o.userId(), o.orderId());
-                settled.add(o.orderId());
-                releases.merge(r.kind(), 1, Integer::sum);
-                metrics.released(r.kind());
-                if (r.reopened()) {
-                    reopened.add(o.saleId());
-                }
+        for (int i = 0; i < owed.size(); i++) {
+            UnitReturn r = answers.get(i);
+            settled.add(owed.get(i).orderId());
+            releases.merge(r.kind(), 1, Integer::sum);
+            metrics.released(r.kind());
+            if (r.reopened()) {
+                reopened.add(owed.get(i).saleId());
             }
-        } finally {
-            // A unit that came back must sell, and what Redis answered is settled, even when a later release of
-            // the batch failed (a repeat would be harmless, release.lua answers ALREADY, but useless).
-            reopened.forEach(reopener::reopened);
-            orders.settled(settled);
         }
+        // A unit that came back must sell at once: this instance's and the edges' sold-out flags go first.
+        reopened.forEach(reopener::reopened);
+        orders.settled(settled);
     }
 }

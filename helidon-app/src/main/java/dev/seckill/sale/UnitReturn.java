@@ -7,6 +7,10 @@ package dev.seckill.sale;
  */
 public record UnitReturn(Kind kind, long remaining) {
 
+    /** One order whose unit is owed back to its sale. */
+    public record Request(long saleId, long userId, long orderId) {
+    }
+
     public enum Kind {
         /** The unit is back on sale. */
         RETURNED,

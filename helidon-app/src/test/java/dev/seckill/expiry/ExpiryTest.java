@@ -65,14 +65,13 @@ class ExpiryTest {
     private final List<Long> reopened = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-    private UnitReturn release(long saleId, long userId, long orderId) {
-        if (failing.contains(orderId)) {
+    /** release.lua over a batch: all or nothing, as a failing pipeline is to the pass. */
+    private List<UnitReturn> release(List<UnitReturn.Request> batch) {
+        if (batch.stream().anyMatch(r -> failing.contains(r.orderId()))) {
             throw new IllegalStateException("redis is down");
         }
-        if (!returned.add(orderId)) {
-            return UnitReturn.of(0);
-        }
-        return UnitReturn.of(remaining.merge(saleId, 1L, Long::sum));
+        return batch.stream().map(r -> returned.add(r.orderId())
+                ? UnitReturn.of(remaining.merge(r.saleId(), 1L, Long::sum)) : UnitReturn.of(0)).toList();
     }
 
     private Expiry expiry(int batch) {
@@ -112,15 +111,16 @@ class ExpiryTest {
         remaining.put(1L, 0L);
         failing.add(102L);
         assertThrows(IllegalStateException.class, () -> expiry(10).run());
-        assertEquals(List.of(102L), db.owed.stream().map(LapsedOrder::orderId).toList(),
-                "what Redis answered is settled; the failed one stays owed");
-        assertEquals(List.of(1L), reopened, "the unit that came back sells even though the pass failed");
+        assertEquals(List.of(101L, 102L), db.owed.stream().map(LapsedOrder::orderId).toList(),
+                "expired in the database, still owed to Redis");
+        assertEquals(List.of(), reopened);
 
         failing.clear();
         Expiry.Pass next = expiry(10).run();
-        assertEquals(0, next.expired());
-        assertEquals(Map.of(UnitReturn.Kind.RETURNED, 1), next.releases());
+        assertEquals(0, next.expired(), "nothing expires twice");
+        assertEquals(Map.of(UnitReturn.Kind.RETURNED, 2), next.releases());
         assertEquals(2L, remaining.get(1L));
+        assertEquals(List.of(1L), reopened);
         assertTrue(db.owed.isEmpty());
     }
 

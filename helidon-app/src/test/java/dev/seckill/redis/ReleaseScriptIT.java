@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -100,5 +101,28 @@ class ReleaseScriptIT {
         assertEquals(new StockChange(0, 1), stock.conserve(sale), "3 buyers, 1 returned: 1 unit on sale");
         assertTrue(stock.markReturned(sale.id(), 102));
         assertEquals(new StockChange(1, 2), stock.conserve(sale));
+    }
+
+    @Test
+    void aBatchReleasesManyOrdersOfSeveralSalesInOneRoundTripAndARepeatChangesNothing() {
+        Sale a = soldOut(2);
+        Sale b = soldOut(1);
+        List<UnitReturn.Request> batch = List.of(new UnitReturn.Request(a.id(), 1, 101),
+                new UnitReturn.Request(a.id(), 2, 102), new UnitReturn.Request(b.id(), 1, 101),
+                new UnitReturn.Request(b.id(), 5, 999));
+        assertEquals(List.of(UnitReturn.Kind.RETURNED, UnitReturn.Kind.RETURNED, UnitReturn.Kind.RETURNED,
+                UnitReturn.Kind.NOT_HELD), stock.release(batch).stream().map(UnitReturn::kind).toList());
+        assertEquals(2L, stock.remaining(a.id()));
+        assertEquals(1L, stock.remaining(b.id()));
+        assertTrue(stock.release(batch).stream().limit(3).allMatch(r -> r.kind() == UnitReturn.Kind.ALREADY));
+        assertEquals(2L, stock.remaining(a.id()));
+    }
+
+    @Test
+    void aBatchAfterRedisForgotTheScriptFallsBackToOneByOneAndReloadsIt() {
+        Sale sale = soldOut(2);
+        redis.getScript().scriptFlush();
+        assertEquals(List.of(new UnitReturn(UnitReturn.Kind.RETURNED, 1), new UnitReturn(UnitReturn.Kind.RETURNED, 2)),
+                stock.release(List.of(new UnitReturn.Request(sale.id(), 1, 101), new UnitReturn.Request(sale.id(), 2, 102))));
     }
 }
