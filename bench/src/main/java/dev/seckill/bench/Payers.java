@@ -74,7 +74,7 @@ final class Payers implements AutoCloseable {
                 if (state.equals("CONFIRMED")) {
                     break;
                 }
-                Thread.sleep(wait(order));
+                Thread.sleep(pause(order));
             }
             while (System.nanoTime() < deadline) {
                 HttpResponse<String> r = send(index, userId, "POST", "/api/orders/" + orderId + "/pay", key);
@@ -85,7 +85,7 @@ final class Payers implements AutoCloseable {
                     case "ORDER_EXPIRED" -> {
                         return "LATE";
                     }
-                    default -> Thread.sleep(wait(r));
+                    default -> Thread.sleep(pause(r));
                 }
             }
         } catch (IOException e) {
@@ -118,7 +118,7 @@ final class Payers implements AutoCloseable {
     }
 
     /** Retry-After when the answer asks to wait (409 not yet recorded, 429, 503), else the poll interval. */
-    private static long wait(HttpResponse<String> r) {
+    private static long pause(HttpResponse<String> r) {
         return r.headers().firstValue("Retry-After").map(s -> Long.parseLong(s.trim()) * 1000).orElse(POLL.toMillis());
     }
 

@@ -127,6 +127,29 @@ class OrderPaymentIT {
     }
 
     @Test
+    void aUnitComingBackClearsTheEdgesSoldOutFlagSoTheNextShopperGetsItThroughTheEdge() {
+        long sale = shop.sale(1, 2);
+        long lapsing = Shoppers.newUser();
+        String orderId = shop.bought(sale, lapsing);
+        shop.await(orderId, lapsing, "CONFIRMED", Shoppers.CONFIRMATION);
+        // A flag far longer than any wait below: only the expiry's clear can lift it in time.
+        String flag = shop.stack.edgeUrl() + "/edge/flags/sold-out/" + sale;
+        assertEquals(200, shop.http.send("PUT", flag + "?ttl=600", null).status());
+        assertTrue(shop.http.get(flag).json().path("soldOut").asBoolean());
+
+        shop.await(orderId, lapsing, "EXPIRED", Shoppers.CONFIRMATION);
+        Await.until(Duration.ofSeconds(30), () -> !shop.http.get(flag).json().path("soldOut").asBoolean(),
+                "the expiry to clear the edge's sold-out flag");
+        Shoppers throughEdge = new Shoppers(shop.stack.edgeUrl());
+        long next = Shoppers.newUser();
+        String resold = Await.value(Duration.ofSeconds(10), () -> {
+            HttpJson.Response r = throughEdge.buy(sale, next);
+            return r.status() == 202 ? r.json().path("orderId").asText() : null;
+        }, "the returned unit to be sold through the edge");
+        shop.await(resold, next, "CONFIRMED", Shoppers.CONFIRMATION);
+    }
+
+    @Test
     void aQueuedOrderCannotBePaidYetAndHasNoPayBy() {
         long sale = shop.sale(5, 900);
         long user = Shoppers.newUser();
