@@ -12,7 +12,8 @@
 
 BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
-                     [--flood-levels N,N...|none] [--flood-seconds S]"
+                     [--flood-levels N,N...|none] [--flood-seconds S]
+                     [--pay-ratio R] [--pay-window S] [--expiry-orders N]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -64,7 +65,7 @@ cmd_bench() {
       --keep) keep=true ;;
       --no-ceilings) args+=("$1") ;;
       --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
-        | --flood-levels | --flood-seconds)
+        | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
         args+=("$1" "$2"); shift ;;
       -h | --help) echo "$BENCH_USAGE"; return 0 ;;

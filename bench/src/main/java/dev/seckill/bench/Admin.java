@@ -22,11 +22,16 @@ final class Admin {
 
     /** The consistency view of one sale ({@code GET /admin/sales/{id}/stats}). */
     record SaleStats(long stockTotal, long dbStock, Long redisRemaining, long redisBuyers, long dbOrders,
-                     long consumerLag) {
+                     long consumerLag, long dbConfirmed, long dbPaid, long dbExpired, long unitsOwed) {
 
         /** The writer has caught up and has written at least {@code accepted} orders. */
         boolean drained(long accepted) {
             return consumerLag == 0 && dbOrders >= accepted;
+        }
+
+        /** Drained, and no order waits for its payment or owes Redis its unit: every order is PAID or EXPIRED. */
+        boolean settled(long accepted) {
+            return drained(accepted) && dbConfirmed == 0 && unitsOwed == 0;
         }
     }
 
@@ -41,9 +46,15 @@ final class Admin {
 
     /** Creates a sale that is open from a second ago for two hours; returns its id. */
     long createSale(String name, int stock) throws IOException, InterruptedException {
+        return createSale(name, stock, Duration.ofSeconds(900));
+    }
+
+    /** The same, with this payment window for its winners. */
+    long createSale(String name, int stock, Duration payWindow) throws IOException, InterruptedException {
         Instant now = Instant.now();
         String body = JSON.writeValueAsString(Map.of("name", name, "priceCents", 100, "stock", stock,
-                "startsAt", now.minusSeconds(1).toString(), "endsAt", now.plus(Duration.ofHours(2)).toString()));
+                "startsAt", now.minusSeconds(1).toString(), "endsAt", now.plus(Duration.ofHours(2)).toString(),
+                "payWindowSeconds", payWindow.toSeconds()));
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/admin/sales"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), true);
         if (r.statusCode() != 201) {
@@ -61,15 +72,27 @@ final class Admin {
         JsonNode s = JSON.readTree(r.body());
         return new SaleStats(s.path("stockTotal").asLong(), s.path("dbStock").asLong(),
                 s.path("redisRemaining").isNumber() ? s.path("redisRemaining").asLong() : null,
-                s.path("redisBuyers").asLong(), s.path("dbOrders").asLong(), s.path("consumerLag").asLong(-1));
+                s.path("redisBuyers").asLong(), s.path("dbOrders").asLong(), s.path("consumerLag").asLong(-1),
+                s.path("dbConfirmed").asLong(), s.path("dbPaid").asLong(), s.path("dbExpired").asLong(),
+                s.path("unitsOwed").asLong());
     }
 
     /** Polls the stats until the writer has caught up with {@code accepted} orders; null if it did not in time. */
     SaleStats awaitDrained(long saleId, long accepted, Duration timeout) throws IOException, InterruptedException {
+        return await(saleId, s -> s.drained(accepted), timeout);
+    }
+
+    /** Polls the stats until every order of the sale is PAID or EXPIRED and Redis got every unit back. */
+    SaleStats awaitSettled(long saleId, long accepted, Duration timeout) throws IOException, InterruptedException {
+        return await(saleId, s -> s.settled(accepted), timeout);
+    }
+
+    private SaleStats await(long saleId, java.util.function.Predicate<SaleStats> done, Duration timeout)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             SaleStats s = stats(saleId);
-            if (s.drained(accepted)) {
+            if (done.test(s)) {
                 return s;
             }
             Thread.sleep(100);

@@ -23,7 +23,12 @@ import java.util.logging.Logger;
 public final class Bench {
 
     /** What a run found: the report's verdict on the invariants and where the report is. */
-    public record Outcome(boolean invariantsHold, List<Invariants.Report> checks, Path report) {
+    /**
+     * @param unitsReturned with payment behaviour: units lapsed orders gave back (0 without)
+     * @param unitsResold   with payment behaviour: of those, units bought again (0 without)
+     */
+    public record Outcome(boolean invariantsHold, List<Invariants.Report> checks, long unitsReturned, long unitsResold,
+                          Path report) {
     }
 
     private Bench() {
@@ -57,16 +62,33 @@ public final class Bench {
             say("minting " + o.users() + " user tokens");
             Users users = new Users(stack.tokenSecret(), o.firstUser(), o.users());
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
-            FlashSale.Result sale = FlashSale.run(stack, admin, sampler, users, o);
-            List<FloodLevels.Level> floods = flood(stack, admin, sampler, o, sale);
-
-            say("checking the invariants in MySQL and Redis");
+            FlashSale.Result sale;
+            Report.Payments payments = null;
             List<Invariants.Report> raw = new ArrayList<>();
+            if (o.payments()) {
+                try (Payers payers = new Payers(stack.edgeUrl(), users, o.payRatio(), o.payWindow())) {
+                    sale = FlashSale.run(stack, admin, sampler, users, o, payers);
+                    PaymentRun.Result run = PaymentRun.run(stack, admin, o, sale, payers);
+                    long nextUser = o.firstUser() + o.users() + run.waves().stream().skip(1)
+                            .mapToLong(PaymentRun.Wave::shoppers).sum();
+                    ExpiryImpact.Result impact = o.expiryOrders() > 0
+                            ? ExpiryImpact.run(stack, admin, o.expiryOrders(), nextUser, o.connections()) : null;
+                    payments = new Report.Payments(run, impact);
+                    say("checking the invariants in MySQL and Redis");
+                    // Lapsed units are sold again, so the sale's rows are no longer min(stock, shoppers).
+                    raw.add(Invariants.check(db, redis, sale.saleId(), run.attempts()));
+                }
+            } else {
+                sale = FlashSale.run(stack, admin, sampler, users, o, null);
+                say("checking the invariants in MySQL and Redis");
+                // Every user of the crowd tried; the stock must be sold to exactly min(stock, users who got an answer).
+                long shoppers = sale.attempts().stream().filter(a -> a.status() != 0).mapToLong(Attempt::userId)
+                        .distinct().count();
+                raw.add(Invariants.check(db, redis, sale.saleId(), sale.attempts(), shoppers));
+            }
+            // The sold-out flood at each connection level, once the sale's invariants were read.
+            List<FloodLevels.Level> floods = flood(stack, admin, sampler, o, sale);
             List<Report.Check> checks = new ArrayList<>();
-            // Every user of the crowd tried; the stock must be sold to exactly min(stock, users who got an answer).
-            long shoppers = sale.attempts().stream().filter(a -> a.status() != 0).mapToLong(Attempt::userId)
-                    .distinct().count();
-            raw.add(Invariants.check(db, redis, sale.saleId(), sale.attempts(), shoppers));
             checks.add(Report.Check.of("flash sale", raw.get(0)));
             if (ceilings != null) {
                 for (Ceilings.PurchaseSale p : ceilings.sales()) {
@@ -89,11 +111,13 @@ public final class Bench {
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
                     Goals.of(o, ceilings, ratios, numbers, floods, memory, hold), checks, numbers, Report.timeline(t),
                     floods, Report.ceilings(ceilings), ratios, memory, cpu,
-                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings);
+                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings,
+                    payments);
             Path out = o.out().toAbsolutePath();
             report.write(out, t, samples, sampler.marks());
             summary(report, out);
-            return new Outcome(hold, raw, out.resolve("report.md"));
+            return new Outcome(hold, raw, payments == null ? 0 : payments.sale().returned(),
+                    payments == null ? 0 : payments.sale().resold(), out.resolve("report.md"));
         } finally {
             redis.shutdown();
         }
@@ -133,6 +157,11 @@ public final class Bench {
             m.put("floodLevels", o.floodLevels());
             m.put("floodSecondsPerLevel", o.floodTime().toSeconds());
         }
+        if (o.payments()) {
+            m.put("payRatio", o.payRatio());
+            m.put("payWindowSeconds", o.payWindow().toSeconds());
+            m.put("expiryOrders", o.expiryOrders());
+        }
         if (o.ceilings()) {
             m.put("ceilingRounds", o.rounds());
             m.put("ceilingSecondsPerRound", o.ceilingTime().toSeconds());
@@ -156,6 +185,18 @@ public final class Bench {
         }
         for (Report.Goal g : r.goals()) {
             System.out.println((g.met() ? "  met      " : "  NOT MET  ") + g.name() + ": " + g.measured() + " (" + g.target() + ")");
+        }
+        if (r.payments() != null) {
+            PaymentRun.Result p = r.payments().sale();
+            System.out.println(String.format(Locale.ROOT, "payments: %,d units came back from lapsed orders, %,d sold "
+                    + "again; waves %s", p.returned(), p.resold(), p.waves()));
+            ExpiryImpact.Result e = r.payments().expiry();
+            if (e != null) {
+                System.out.println(String.format(Locale.ROOT, "mass expiry of %,d orders: probe p99 %.2f ms before, "
+                        + "%.2f ms during (%,.0f and %,.0f answers/s); longest pass %.1f ms", e.orders(),
+                        e.baseline().latency().p99(), e.duringExpiry().latency().p99(), e.baseline().rps(),
+                        e.duringExpiry().rps(), e.longestPassMs()));
+            }
         }
         for (Report.Check c : r.invariants()) {
             System.out.println((c.ok() ? "  holds    " : "  VIOLATED ") + c.sale() + " " + c.saleId() + ": oversold "

@@ -13,22 +13,33 @@ import java.util.Set;
  * up to {@code attempts} times, over {@code connections} keep-alive connections, bounded by {@code duration}. The
  * ceilings (unless {@code ceilings} is false): {@code rounds} interleaved rounds of {@code ceilingTime} each. The
  * sold-out flood after the sale: {@code floodTime} at each of {@code floodLevels} connections (none: no flood).
+ * Payment behaviour (issue 14; off while {@code payRatio} < 0): the sale's winners have {@code payWindow} to pay, a
+ * share {@code payRatio} of them pays and the rest lets the window lapse, and {@code expiryOrders} > 0 measures a
+ * running sale while that many unpaid orders of another sale expire at once.
  */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
-                           Duration floodTime) {
+                           Duration floodTime, double payRatio, Duration payWindow, int expiryOrders) {
 
     public static final String USAGE = """
             options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
                      --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
-                     --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)""";
+                     --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)
+                     --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off)""";
 
     private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
-            "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds");
+            "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds",
+            "--pay-ratio", "--pay-window", "--expiry-orders");
 
     public static BenchOptions defaults() {
         return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
-                Duration.ofSeconds(5), 3, 1, List.of(1000, 5000, 20_000), Duration.ofSeconds(10));
+                Duration.ofSeconds(5), 3, 1, List.of(1000, 5000, 20_000), Duration.ofSeconds(10),
+                -1, Duration.ofSeconds(900), 0);
+    }
+
+    /** True when winners pay (or let the window lapse) and returned units are offered again. */
+    public boolean payments() {
+        return payRatio >= 0;
     }
 
     public static BenchOptions parse(String... args) {
@@ -54,14 +65,39 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 Duration.ofSeconds(positive(v, "--ceiling-seconds", (int) d.ceilingTime.toSeconds())),
                 positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser),
                 v.containsKey("--flood-levels") ? levels(v.get("--flood-levels")) : d.floodLevels,
-                Duration.ofSeconds(positive(v, "--flood-seconds", (int) d.floodTime.toSeconds())));
+                Duration.ofSeconds(positive(v, "--flood-seconds", (int) d.floodTime.toSeconds())),
+                ratio(v, "--pay-ratio", d.payRatio),
+                Duration.ofSeconds(positive(v, "--pay-window", (int) d.payWindow.toSeconds())),
+                positive(v, "--expiry-orders", d.expiryOrders));
     }
 
     /** The same run with other sizes: what tests call. Tests size their own load, so there is no flood. */
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, List.of(), floodTime);
+                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders);
+    }
+
+    /** The same run with payment behaviour: what tests call. */
+    public BenchOptions paying(double ratio, Duration window, int expiring) {
+        return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
+                firstUser, floodLevels, floodTime, ratio, window, expiring);
+    }
+
+    private static double ratio(Map<String, String> values, String name, double def) {
+        String v = values.get(name);
+        if (v == null) {
+            return def;
+        }
+        try {
+            double r = Double.parseDouble(v);
+            if (r >= 0 && r <= 1) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the message below
+        }
+        throw new IllegalArgumentException(name + " must be a number from 0 to 1, not '" + v + "'");
     }
 
     /** "1000,5000,20000" (connections per level) or "none". */

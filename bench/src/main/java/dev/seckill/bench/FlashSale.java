@@ -30,9 +30,10 @@ final class FlashSale {
     private FlashSale() {
     }
 
-    static Result run(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o)
+    /** @param payers the winners' payment behaviour, or null: the orders then wait out the default window */
+    static Result run(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o, Payers payers)
             throws IOException, InterruptedException {
-        long sale = admin.createSale("bench-flash-sale-" + System.currentTimeMillis(), o.stock());
+        long sale = admin.createSale("bench-flash-sale-" + System.currentTimeMillis(), o.stock(), o.payWindow());
         Map<String, Double> before = admin.edgeMetrics();
         sampler.watch(sale);
         sampler.mark("flash sale");
@@ -41,8 +42,9 @@ final class FlashSale {
             Crowd crowd = new Crowd(users, sale, stack.edgePort(), o.attempts(), t0);
             Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + users.size() + " users x up to "
                     + o.attempts() + " clicks, " + o.connections() + " connections");
-            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), o.connections(), crowd,
-                    t0 + o.duration().toNanos(), Duration.ofSeconds(30));
+            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), o.connections(),
+                    payers == null ? crowd : new PayingCrowd(crowd, payers), t0 + o.duration().toNanos(),
+                    Duration.ofSeconds(30));
             long end = System.nanoTime();
             Map<String, Double> after = admin.edgeMetrics();
             List<Attempt> attempts = crowd.attempts();

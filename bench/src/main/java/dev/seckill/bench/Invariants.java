@@ -10,22 +10,30 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The invariants of the contract (docs/contract.md) for one sale, read from MySQL and Redis directly (never through the service):
- * no oversell, one per user, no lost order (every 202 has its row), conservation. Call it once the writer has
- * caught up (and, after a fault, after reconcile).
+ * The invariants of docs/invariants.md for one sale, read from MySQL and Redis directly (never through the service):
+ * no oversell, one per user, no lost order (every 202 has its row), conservation over the live orders (CONFIRMED and
+ * PAID hold a unit, an EXPIRED one gave it back), no unit returned twice, and an expired order never paid. Call it
+ * once the writer has caught up and the expiry has settled what it owes Redis (and, after a fault, after reconcile).
  */
 public final class Invariants {
 
     private Invariants() {
     }
 
-    /** What was found; {@code violations} is empty when every invariant holds. */
+    /**
+     * What was found; {@code violations} is empty when every invariant holds.
+     *
+     * @param dbOrders every order row, whatever its state; {@code liveOrders} the CONFIRMED and PAID ones
+     */
     public record Report(long saleId, int stockTotal, long dbStock, long dbOrders, long distinctBuyers,
-                         Long redisRemaining, long redisBuyers, long accepted, long lost, List<String> violations) {
+                         Long redisRemaining, long redisBuyers, long accepted, long lost, long liveOrders, long paid,
+                         long expired, long redisReturned, List<String> violations) {
 
         public boolean ok() {
             return violations.isEmpty();
@@ -33,9 +41,11 @@ public final class Invariants {
 
         public String summary() {
             return "sale " + saleId + ": stock " + stockTotal + ", accepted(202) " + accepted + ", db orders " + dbOrders
-                    + ", db stock " + dbStock + ", redis remaining " + redisRemaining + ", redis buyers " + redisBuyers
-                    + ", oversold " + Math.max(0, dbOrders - stockTotal) + ", duplicates " + (dbOrders - distinctBuyers)
-                    + ", lost " + lost + (ok() ? ", all invariants hold" : ", VIOLATIONS " + violations);
+                    + " (live " + liveOrders + ", paid " + paid + ", expired " + expired + "), db stock " + dbStock
+                    + ", redis remaining " + redisRemaining + ", redis buyers " + redisBuyers + ", returned "
+                    + redisReturned + ", oversold " + Math.max(0, liveOrders - stockTotal) + ", duplicates "
+                    + (dbOrders - distinctBuyers) + ", lost " + lost
+                    + (ok() ? ", all invariants hold" : ", VIOLATIONS " + violations);
         }
     }
 
@@ -43,7 +53,8 @@ public final class Invariants {
      * {@link #check(Connection, RedissonClient, long, Collection)}, plus: the sale sold exactly
      * {@code min(stock, shoppers)} units, where {@code shoppers} is how many distinct users tried to buy. A crowd
      * larger than the stock must leave nothing unsold (no unit stuck in a lost reservation); a smaller one must all
-     * have bought. For a run whose every shopper kept clicking until it held an order or heard SOLD_OUT.
+     * have bought. For a run whose every shopper kept clicking until it held an order or heard SOLD_OUT, and whose
+     * orders wait out their window (no expiry during the run).
      */
     public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts,
                                long shoppers) throws SQLException {
@@ -55,7 +66,8 @@ public final class Invariants {
         List<String> violations = new ArrayList<>(r.violations());
         violations.add("orders " + r.dbOrders() + " != min(stock " + r.stockTotal() + ", shoppers " + shoppers + ")");
         return new Report(r.saleId(), r.stockTotal(), r.dbStock(), r.dbOrders(), r.distinctBuyers(), r.redisRemaining(),
-                r.redisBuyers(), r.accepted(), r.lost(), violations);
+                r.redisBuyers(), r.accepted(), r.lost(), r.liveOrders(), r.paid(), r.expired(), r.redisReturned(),
+                violations);
     }
 
     public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts)
@@ -75,23 +87,46 @@ public final class Invariants {
         }
         Map<Long, Long> orderByUser = new HashMap<>();
         Map<Long, Long> userByOrder = new HashMap<>();
+        Set<Long> expired = new HashSet<>();
         long rows = 0;
-        try (PreparedStatement ps = db.prepareStatement("SELECT user_id, order_id FROM seckill_order WHERE sale_id = ?")) {
+        long paid = 0;
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT user_id, order_id, state FROM seckill_order WHERE sale_id = ?")) {
             ps.setLong(1, saleId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rows++;
                     orderByUser.put(rs.getLong(1), rs.getLong(2));
                     userByOrder.put(rs.getLong(2), rs.getLong(1));
+                    switch (rs.getString(3)) {
+                        case "EXPIRED" -> expired.add(rs.getLong(2));
+                        case "PAID" -> paid++;
+                        default -> { }
+                    }
+                }
+            }
+        }
+        long live = rows - expired.size();
+        long payments = 0;
+        long wrongPayments = 0;
+        try (PreparedStatement ps = db.prepareStatement("SELECT o.state FROM payment p JOIN seckill_order o "
+                + "ON o.order_id = p.order_id WHERE o.sale_id = ?")) {
+            ps.setLong(1, saleId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    payments++;
+                    wrongPayments += "PAID".equals(rs.getString(1)) ? 0 : 1;
                 }
             }
         }
         Object rawRemaining = redis.getBucket(Keys.stock(saleId)).get();
         Long remaining = rawRemaining == null ? null : Long.parseLong(rawRemaining.toString());
         Map<Object, Object> buyers = redis.getMap(Keys.buyers(saleId)).readAllMap();
+        Set<Long> returned = new HashSet<>();
+        redis.getSet(Keys.returned(saleId)).readAll().forEach(o -> returned.add(Long.parseLong(o.toString())));
 
-        if (rows > total) {
-            violations.add("oversold: " + rows + " orders for stock " + total);
+        if (live > total) {
+            violations.add("oversold: " + live + " live orders for stock " + total);
         }
         if (remaining != null && remaining < 0) {
             violations.add("redis stock below zero: " + remaining);
@@ -121,11 +156,20 @@ public final class Invariants {
         }
         if (remaining == null) {
             violations.add("redis has no stock for the sale");
-        } else if (remaining + rows != total) {
-            violations.add("conservation: redis remaining " + remaining + " + db orders " + rows + " != stock " + total);
+        } else if (remaining + live != total) {
+            violations.add("conservation: redis remaining " + remaining + " + live db orders " + live + " != stock "
+                    + total + (remaining + live > total ? " (a unit came back more than once)" : ""));
         }
-        if (dbStock != total - rows) {
-            violations.add("db stock " + dbStock + " != stock " + total + " - db orders " + rows);
+        if (dbStock != total - live) {
+            violations.add("db stock " + dbStock + " != stock " + total + " - live db orders " + live);
+        }
+        if (!returned.equals(expired)) {
+            violations.add("redis returned " + returned.size() + " orders' units, the db expired " + expired.size()
+                    + " orders: each expired order's unit must come back exactly once");
+        }
+        if (wrongPayments > 0 || payments != paid) {
+            violations.add("payments " + payments + " for " + paid + " paid orders (" + wrongPayments
+                    + " for orders that are not PAID: an expired order must never be paid)");
         }
         for (var e : orderByUser.entrySet()) {
             Object mark = buyers.get(Long.toString(e.getKey()));
@@ -135,9 +179,9 @@ public final class Invariants {
             }
         }
         if (buyers.size() != rows) {
-            violations.add("redis buyers " + buyers.size() + " != db orders " + rows);
+            violations.add("redis buyers " + buyers.size() + " != db orders " + rows + " (lapsed buyers keep their mark)");
         }
         return new Report(saleId, total, dbStock, rows, orderByUser.size(), remaining, buyers.size(), accepted, lost,
-                violations);
+                live, paid, expired.size(), returned.size(), violations);
     }
 }

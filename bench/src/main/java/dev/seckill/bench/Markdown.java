@@ -35,6 +35,7 @@ final class Markdown {
         checks();
         flashSale();
         floods();
+        payments();
         ceilings();
         memory();
         cpu();
@@ -64,6 +65,48 @@ final class Markdown {
                     c.redisRemaining() == null ? "none" : f("%,d", c.redisRemaining()), c.redisBuyers(),
                     c.oversold(), c.duplicates(), c.lost(), c.ok() ? "yes" : "**no**: " + String.join("; ", c.violations())));
         }
+    }
+
+    /** The payment behaviour (issue 14), when the run had one. */
+    private void payments() {
+        Report.Payments p = r.payments();
+        if (p == null) {
+            return;
+        }
+        PaymentRun.Result s = p.sale();
+        line("");
+        line("## Payments: winners pay or let the window lapse, returned units sold again");
+        line("");
+        line(f("Sale %d: %.0f %% of the winners pay within a %d s window; the others let it lapse. Once every order "
+                + "was PAID or EXPIRED, the returned units went on sale to %d new shoppers per unit.", s.saleId(),
+                100 * s.payRatio(), s.payWindowSeconds(), PaymentRun.SHOPPERS_PER_UNIT));
+        line("");
+        line("| wave | shoppers | units on sale | 202 answers | payments |");
+        line("|---|---|---|---|---|");
+        for (PaymentRun.Wave w : s.waves()) {
+            line(f("| %d | %,d | %,d | %,d | %s |", w.wave(), w.shoppers(), w.unitsOnSale(), w.accepted(),
+                    w.payments()));
+        }
+        line("");
+        line(f("**%,d units came back from lapsed orders; %,d were sold again.** At the end: %,d paid, %,d expired, "
+                + "%s left in Redis.", s.returned(), s.resold(), s.settled().dbPaid(), s.settled().dbExpired(),
+                s.settled().redisRemaining()));
+        ExpiryImpact.Result e = p.expiry();
+        if (e == null) {
+            return;
+        }
+        line("");
+        line(f("### A running sale while %,d unpaid orders expire at once", e.orders()));
+        line("");
+        line("| probe (new buyers of another sale, 32 connections) | answers/s | p50 | p99 | max |");
+        line("|---|---|---|---|---|");
+        for (Measured m : List.of(e.baseline(), e.duringExpiry())) {
+            line(f("| %s | %,.0f | %.2f ms | %.2f ms | %.2f ms |", m.name(), m.rps(), m.latency().p50(),
+                    m.latency().p99(), m.latency().max()));
+        }
+        line("");
+        line(f("%,d orders expired during the second probe; the longest expiry pass took %.1f ms.", e.expired(),
+                e.longestPassMs()));
     }
 
     private void flashSale() {

@@ -20,7 +20,14 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<FloodLevels.Level> floods,
               Map<String, Object> ceilings,
               List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
-              @JsonIgnore Ceilings.Result ceilingResult) {
+              @JsonIgnore Ceilings.Result ceilingResult, Payments payments) {
+
+    /**
+     * The payment behaviour of issue 14, when the run had one: the waves of the flash sale (units returned by lapsed
+     * orders and sold again), and the running sale measured while many orders expire at once (null when not run).
+     */
+    record Payments(PaymentRun.Result sale, ExpiryImpact.Result expiry) {
+    }
 
     /** One target: measured against wanted, with the comparison spelled out. */
     record Goal(String name, String measured, String target, boolean met) {
@@ -31,9 +38,10 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
                  Long redisRemaining, long redisBuyers, long oversold, long duplicates, long lost,
                  List<String> violations) {
 
+        /** Oversold counts the live orders (an expired order gave its unit back, and it may have been sold again). */
         static Check of(String sale, Invariants.Report r) {
             return new Check(sale, r.saleId(), r.ok(), r.stockTotal(), r.accepted(), r.dbOrders(), r.dbStock(),
-                    r.redisRemaining(), r.redisBuyers(), Math.max(0, r.dbOrders() - r.stockTotal()),
+                    r.redisRemaining(), r.redisBuyers(), Math.max(0, r.liveOrders() - r.stockTotal()),
                     r.dbOrders() - r.distinctBuyers(), r.lost(), r.violations());
         }
     }

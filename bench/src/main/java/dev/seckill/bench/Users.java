@@ -37,6 +37,11 @@ final class Users {
         return (int) (id - first);
     }
 
+    /** The i-th user's bearer token (the payment behaviour reads and pays orders with it). */
+    String token(int i) {
+        return tokens[i];
+    }
+
     /** The i-th user's purchase request for one sale, as bytes on the wire. */
     byte[] purchase(int i, long saleId, int edgePort) {
         long id = id(i);

@@ -58,4 +58,15 @@ class BenchOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--stok", "5"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--stock"));
     }
+
+    @Test
+    void paymentBehaviourIsOffUnlessARatioIsGiven() {
+        assertFalse(BenchOptions.parse().payments());
+        BenchOptions o = BenchOptions.parse("--pay-ratio", "0.8", "--pay-window", "2", "--expiry-orders", "3000");
+        assertEquals(0.8, o.payRatio());
+        assertEquals(Duration.ofSeconds(2), o.payWindow());
+        assertEquals(3000, o.expiryOrders());
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--pay-ratio", "1.5"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--pay-window", "0"));
+    }
 }

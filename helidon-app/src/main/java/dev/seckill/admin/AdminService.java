@@ -129,8 +129,10 @@ public final class AdminService implements HttpService {
     /** The stats body; {@code consistent} is the conservation invariant, once the writer caught up. */
     static Map<String, Object> json(SaleStats s) {
         return Answers.body("saleId", s.saleId(), "stockTotal", s.stockTotal(), "dbStock", s.dbStock(),
-                "redisRemaining", s.redisRemaining(), "redisBuyers", s.redisBuyers(), "dbOrders", s.dbOrders(),
-                "consumerLag", s.consumerLag(), "consistent", s.consistent());
+                "redisRemaining", s.redisRemaining(), "redisBuyers", s.redisBuyers(),
+                "redisReturned", s.redisReturned(), "dbOrders", s.orders().total(),
+                "dbConfirmed", s.orders().confirmed(), "dbPaid", s.orders().paid(), "dbExpired", s.orders().expired(),
+                "unitsOwed", s.unitsOwed(), "consumerLag", s.consumerLag(), "consistent", s.consistent());
     }
 
     static Map<String, Object> json(Reconciler.Report r) {

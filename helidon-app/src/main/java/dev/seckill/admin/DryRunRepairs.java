@@ -5,9 +5,10 @@ import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The repairs of a dry run: nothing changes. It counts the releases and marks it was asked for, so that
+ * The repairs of a dry run: nothing changes. It counts the releases, marks and returns it was asked for, so that
  * {@link #conserve} can say what conserve.lua would still have had to set after them.
  */
 final class DryRunRepairs implements Repairs {
@@ -15,13 +16,14 @@ final class DryRunRepairs implements Repairs {
     private final SaleStock stock;
     private int released;
     private int marked;
+    private int returned;
 
     DryRunRepairs(SaleStock stock) {
         this.stock = stock;
     }
 
     @Override
-    public void rebuild(Sale sale, Map<Long, Long> written) {
+    public void rebuild(Sale sale, Map<Long, Long> written, Set<Long> expired) {
     }
 
     @Override
@@ -34,6 +36,11 @@ final class DryRunRepairs implements Repairs {
         marked++;
     }
 
+    @Override
+    public void returned(long saleId, long orderId) {
+        returned++;
+    }
+
     /** Each release gives its unit back by itself; what is left is the difference conserve.lua would set. */
     @Override
     public StockChange conserve(Sale sale) {
@@ -41,7 +48,8 @@ final class DryRunRepairs implements Repairs {
         if (remaining == null) {
             return new StockChange(-1, -1);
         }
-        long after = Math.max(0, sale.stockTotal() - (stock.buyers(sale.id()) - released + marked));
+        long live = stock.buyers(sale.id()) - released + marked - (stock.returned(sale.id()) + returned);
+        long after = Math.max(0, sale.stockTotal() - live);
         return new StockChange(remaining + released, after);
     }
 

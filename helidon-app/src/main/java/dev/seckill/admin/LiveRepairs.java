@@ -8,6 +8,7 @@ import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The repairs of a real reconcile run, on Redis and the database. A repair that gives a sale without stock a unit
@@ -28,10 +29,12 @@ final class LiveRepairs implements Repairs {
     }
 
     @Override
-    public void rebuild(Sale sale, Map<Long, Long> written) {
-        // Buyers first: once the stock key is back purchases run, and earlier buyers must already be known.
+    public void rebuild(Sale sale, Map<Long, Long> written, Set<Long> expired) {
+        // Buyers first: once the stock key is back purchases run, and earlier buyers must already be known. Expired
+        // orders are counted as returned before the stock exists, so a pending release.lua finds them (ALREADY).
         written.forEach((user, order) -> stock.markBuyer(sale.id(), user, order));
-        stock.preheat(sale, sale.stockTotal() - written.size());
+        expired.forEach(order -> stock.markReturned(sale.id(), order));
+        stock.preheat(sale, sale.stockTotal() - (written.size() - expired.size()));
     }
 
     @Override
@@ -42,6 +45,11 @@ final class LiveRepairs implements Repairs {
     @Override
     public void mark(long saleId, long userId, long orderId) {
         stock.markBuyer(saleId, userId, orderId);
+    }
+
+    @Override
+    public void returned(long saleId, long orderId) {
+        stock.markReturned(saleId, orderId);
     }
 
     @Override

@@ -17,19 +17,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Compares a sale's Redis state (remaining, buyers -> order id) with the database (stock, orders) once the writer
  * has caught up, and repairs what a crash or a data loss left behind (docs/contract.md, what a crash can do). The
  * steps, in order:
  * <ol>
- *   <li>rebuild: Redis keys missing: buyers from the DB orders, then remaining = total - orders (until then
- *   purchases of the sale answer 503, because purchase.lua finds no keys);</li>
+ *   <li>rebuild: Redis keys missing: buyers from the DB orders (expired ones too: they keep their marks), the
+ *   expired orders as returned, then remaining = total - live orders (until then purchases of the sale answer 503,
+ *   because purchase.lua finds no keys);</li>
  *   <li>release: a buyer in Redis with no DB order, older than the grace period (longer than the producer's
  *   delivery timeout, so an event a dying service did hand to Kafka has landed): the service died between the
  *   script and the Kafka ack; the unit goes back;</li>
  *   <li>mark: a DB order with no buyer mark (Redis lost data): the mark is put back;</li>
- *   <li>conserve: remaining = total - buyers, set inside Redis (atomic with purchases);</li>
+ *   <li>returned: an EXPIRED order, marked in Redis, whose order id the returned set lacks (its release never ran,
+ *   or Redis lost it): it is added, without a unit; the next step counts the unit;</li>
+ *   <li>conserve: remaining = total - (buyers - returned), set inside Redis (atomic with purchases and
+ *   releases);</li>
  *   <li>DB stock: a stock column that disagrees with the written orders is repaired.</li>
  * </ol>
  * A dry run runs the same steps on {@link DryRunRepairs}: it reports the same actions without doing them.
@@ -61,7 +66,7 @@ public final class Reconciler {
     }
 
     /** What one repair is (or would be, in a dry run). */
-    public enum Kind { REBUILT, RELEASED, MARKED, STOCK_SET, DB_STOCK_SET }
+    public enum Kind { REBUILT, RELEASED, MARKED, RETURNED, STOCK_SET, DB_STOCK_SET }
 
     /** One repair; {@code userId} and {@code orderId} are set for the repairs of one buyer. */
     public record Action(Kind kind, Long userId, String orderId, String detail) {
@@ -93,25 +98,28 @@ public final class Reconciler {
         }
         Repairs repairs = dryRun ? new DryRunRepairs(stock) : live;
         Map<Long, Long> written = orders.ordersOfSale(sale.id());
+        Set<Long> expired = orders.expiredOfSale(sale.id());
         List<Action> actions = new ArrayList<>();
         int pending = 0;
         if (!stock.keysPresent(sale.id())) {
-            actions.add(rebuild(sale, written, repairs));
+            actions.add(rebuild(sale, written, expired, repairs));
         } else {
             Map<Long, Long> buyers = stock.buyerOrders(sale.id());
             Releases releases = release(sale.id(), buyers, written, grace, repairs);
             actions.addAll(releases.actions());
             pending = releases.pending();
             actions.addAll(mark(sale.id(), buyers, written, repairs));
+            actions.addAll(returned(sale.id(), buyers, written, expired, repairs));
             conserve(sale, repairs).ifPresent(actions::add);
         }
         repairDbStock(sale.id(), repairs).ifPresent(actions::add);
         return new Report(sale.id(), dryRun, 0, pending, actions);
     }
 
-    private static Action rebuild(Sale sale, Map<Long, Long> written, Repairs repairs) {
-        repairs.rebuild(sale, written);
-        return Action.of(Kind.REBUILT, "stock and window from the DB, " + written.size() + " buyers from its orders");
+    private static Action rebuild(Sale sale, Map<Long, Long> written, Set<Long> expired, Repairs repairs) {
+        repairs.rebuild(sale, written, expired);
+        return Action.of(Kind.REBUILT, "stock and window from the DB, " + written.size() + " buyers from its orders, "
+                + expired.size() + " of them expired");
     }
 
     private Releases release(long saleId, Map<Long, Long> buyers, Map<Long, Long> written, Duration grace,
@@ -142,6 +150,29 @@ public final class Reconciler {
                 repairs.mark(saleId, w.getKey(), w.getValue());
                 actions.add(new Action(Kind.MARKED, w.getKey(), Long.toString(w.getValue()),
                         "written order had no buyer mark in Redis"));
+            }
+        }
+        return actions;
+    }
+
+    /**
+     * Expired orders whose unit the returned set does not count. Only where the buyer's mark is that order (as it
+     * is, or as the mark step just put it back): the returned set must stay within the marks for conserve.lua's sum.
+     */
+    private List<Action> returned(long saleId, Map<Long, Long> buyers, Map<Long, Long> written, Set<Long> expired,
+                                  Repairs repairs) {
+        if (expired.isEmpty()) {
+            return List.of();
+        }
+        Set<Long> counted = stock.returnedOrders(saleId);
+        List<Action> actions = new ArrayList<>();
+        for (var w : written.entrySet()) {
+            long orderId = w.getValue();
+            Long mark = buyers.getOrDefault(w.getKey(), orderId);
+            if (expired.contains(orderId) && !counted.contains(orderId) && mark == orderId) {
+                repairs.returned(saleId, orderId);
+                actions.add(new Action(Kind.RETURNED, w.getKey(), Long.toString(orderId),
+                        "expired order's unit was not counted back in Redis"));
             }
         }
         return actions;

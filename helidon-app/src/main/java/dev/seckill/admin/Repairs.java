@@ -4,6 +4,7 @@ import dev.seckill.sale.Sale;
 import dev.seckill.sale.StockChange;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The changes reconcile makes to a sale's state. A real run gets {@link LiveRepairs}; a dry run gets
@@ -12,8 +13,11 @@ import java.util.Map;
  */
 interface Repairs {
 
-    /** Puts lost keys back from the database: a buyer mark per written order, then stock and window. */
-    void rebuild(Sale sale, Map<Long, Long> written);
+    /**
+     * Puts lost keys back from the database: a buyer mark per written order, the expired ones as returned, then
+     * stock (total - live orders) and window.
+     */
+    void rebuild(Sale sale, Map<Long, Long> written, Set<Long> expired);
 
     /** Gives back the unit of a reservation that never became an order. */
     void release(long saleId, long userId, long orderId);
@@ -21,7 +25,10 @@ interface Repairs {
     /** Puts back the buyer mark of a written order. */
     void mark(long saleId, long userId, long orderId);
 
-    /** Sets remaining = stock_total - buyers, atomically with purchases. */
+    /** Counts an expired order's unit as returned, without touching the stock (conserve sets that). */
+    void returned(long saleId, long orderId);
+
+    /** Sets remaining = stock_total - (buyers - returned), atomically with purchases and releases. */
     StockChange conserve(Sale sale);
 
     /** Sets the database's stock column from its written orders. */

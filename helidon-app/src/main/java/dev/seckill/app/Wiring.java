@@ -10,9 +10,17 @@ import dev.seckill.event.OrderEvent;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.LoginService;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.expiry.Expiry;
+import dev.seckill.expiry.ExpiryMetrics;
+import dev.seckill.expiry.ExpiryRunner;
+import dev.seckill.expiry.LapsedOrderRepository;
+import dev.seckill.order.OrderLookup;
 import dev.seckill.order.OrderRepository;
 import dev.seckill.order.OrderService;
+import dev.seckill.order.Payer;
+import dev.seckill.order.PaymentRepository;
 import dev.seckill.order.QueuedOrders;
+import dev.seckill.payment.LocalPaymentProvider;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.LimiterSettings;
@@ -50,11 +58,13 @@ final class Wiring implements AutoCloseable {
 
     private final OrderPublisher publisher;
     private final PeriodicReconcile periodic;
+    private final ExpiryRunner expiry;
     private final Routes routes;
 
-    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, Routes routes) {
+    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, ExpiryRunner expiry, Routes routes) {
         this.publisher = publisher;
         this.periodic = periodic;
+        this.expiry = expiry;
         this.routes = routes;
     }
 
@@ -82,6 +92,7 @@ final class Wiring implements AutoCloseable {
         DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
         OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery);
         StockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")));
+        // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.
         SoldOutFlags soldOut = new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L));
         Reopener reopener = new Reopener(soldOut,
                 new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry));
@@ -99,14 +110,34 @@ final class Wiring implements AutoCloseable {
         long every = app.get("reconcile.interval").asLong().orElse(0L);
         PeriodicReconcile periodic = every > 0
                 ? PeriodicReconcile.start(reconciler, saleRepository, clock, Duration.ofSeconds(every), grace) : null;
+        ExpiryRunner expiry = startExpiry(app.get("expiry"), new LapsedOrderRepository(db), stock, reopener::reopen);
+        OrderLookup lookup = new OrderLookup(orderRepository,
+                new QueuedOrders(saleRepository, stock::buyerOrder, clock), stock::buyerOrder);
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),
-                new OrderService(auth, orderRepository, new QueuedOrders(saleRepository, stock::buyerOrder, clock)),
+                new OrderService(auth, catalog, lookup,
+                        new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
                         new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, grace),
                 app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null);
-        return new Wiring(publisher, periodic, routes);
+        return new Wiring(publisher, periodic, expiry, routes);
+    }
+
+    /**
+     * The expiry of unpaid orders, every {@code seckill.expiry.interval-ms} (1000; 0 turns it off on this instance),
+     * in batches of {@code seckill.expiry.batch} (500) orders per transaction.
+     */
+    private static ExpiryRunner startExpiry(Config expiry, LapsedOrderRepository orders, SaleStock stock,
+                                            Expiry.Reopener reopener) {
+        long every = expiry.get("interval-ms").asLong().orElse(1000L);
+        if (every <= 0) {
+            LOG.log(System.Logger.Level.WARNING, "expiry is off on this instance (seckill.expiry.interval-ms = 0)");
+            return null;
+        }
+        ExpiryMetrics metrics = new ExpiryMetrics(Metrics.globalRegistry);
+        return ExpiryRunner.start(new Expiry(orders, stock::release, reopener, metrics,
+                expiry.get("batch").asInt().orElse(500)), metrics, Duration.ofMillis(every));
     }
 
     Routes routes() {
@@ -136,6 +167,9 @@ final class Wiring implements AutoCloseable {
     public void close() {
         if (periodic != null) {
             periodic.close();
+        }
+        if (expiry != null) {
+            expiry.close();
         }
         publisher.close();
     }

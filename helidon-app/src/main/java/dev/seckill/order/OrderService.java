@@ -5,69 +5,152 @@ import dev.seckill.http.Ids;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleCatalog;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * {@code GET /api/orders/{orderId}}: CONFIRMED when the writer has written it, QUEUED while it is reserved in
- * Redis but not yet in the database. Only its owner may read it; anybody else gets 404, as if it did not exist.
+ * A shopper's orders (docs/contract.md, orders), mounted under {@code /api}:
+ * <ul>
+ *   <li>{@code GET /api/orders/{orderId}}: QUEUED, CONFIRMED, PAID or EXPIRED, with payBy once written;</li>
+ *   <li>{@code POST /api/orders/{orderId}/pay} with an {@code Idempotency-Key}: 200 PAID (a repeat answers the
+ *   same), 409 ORDER_NOT_CONFIRMED while QUEUED, 410 ORDER_EXPIRED after payBy;</li>
+ *   <li>{@code GET /api/sales/{id}/order}: the caller's order in that sale, or 404 NO_ORDER.</li>
+ * </ul>
+ * Only the owner sees an order; anybody else gets 404, as if it did not exist.
  */
 public final class OrderService implements HttpService {
 
-    private final Authenticator auth;
-    private final OrderSource orders;
-    private final QueuedOrders queued;
+    /** Seconds a client should wait before paying a QUEUED order again (the writer confirms within moments). */
+    static final int NOT_CONFIRMED_RETRY_AFTER = 1;
 
-    public OrderService(Authenticator auth, OrderSource orders, QueuedOrders queued) {
+    private final Authenticator auth;
+    private final SaleCatalog catalog;
+    private final OrderLookup orders;
+    private final Payer payer;
+    private final Clock clock;
+
+    public OrderService(Authenticator auth, SaleCatalog catalog, OrderLookup orders, Payer payer, Clock clock) {
         this.auth = auth;
+        this.catalog = catalog;
         this.orders = orders;
-        this.queued = queued;
+        this.payer = payer;
+        this.clock = clock;
     }
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/{orderId}", this::status);
+        rules.get("/orders/{orderId}", this::status)
+                .post("/orders/{orderId}/pay", this::pay)
+                .get("/sales/{id}/order", this::mine);
     }
 
     private void status(ServerRequest req, ServerResponse res) {
         OptionalLong id = Ids.param(req, "orderId");
         if (id.isEmpty()) {
-            notFound(req, res);
+            orderNotFound(req, res);
+            return;
+        }
+        Optional<User> user = user(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        orders.byId(id.getAsLong(), user.get().id()).ifPresentOrElse(
+                o -> Answers.json(res, Status.OK_200, view(o, true)),
+                () -> orderNotFound(req, res));
+    }
+
+    private void pay(ServerRequest req, ServerResponse res) {
+        OptionalLong id = Ids.param(req, "orderId");
+        if (id.isEmpty()) {
+            orderNotFound(req, res);
+            return;
+        }
+        Optional<User> user = user(req, res);
+        if (user.isEmpty()) {
             return;
         }
         long orderId = id.getAsLong();
+        switch (payer.pay(orderId, user.get().id(), IdempotencyKey.of(req))) {
+            case PayOutcome.Paid p -> {
+                Map<String, Object> body = view(p.order(), false);
+                body.put("paymentReference", p.payment().reference());
+                Answers.json(res, Status.OK_200, body);
+            }
+            case PayOutcome.NotConfirmed n -> {
+                res.header(HeaderNames.RETRY_AFTER, Integer.toString(NOT_CONFIRMED_RETRY_AFTER));
+                Answers.json(res, Status.CONFLICT_409, Answers.error(req, "ORDER_NOT_CONFIRMED",
+                        "the order is still being recorded; pay again shortly", "orderId", Long.toString(orderId)));
+            }
+            case PayOutcome.Expired e -> Answers.json(res, Status.GONE_410, Answers.error(req, "ORDER_EXPIRED",
+                    "the payment window has passed; the unit went back on sale", "orderId", Long.toString(orderId)));
+            case PayOutcome.Declined d -> Answers.json(res, Status.PAYMENT_REQUIRED_402, Answers.error(req,
+                    "PAYMENT_DECLINED", "the payment was declined; the order can still be paid before payBy",
+                    "orderId", Long.toString(orderId)));
+            case PayOutcome.NotFound n -> orderNotFound(req, res);
+        }
+    }
+
+    private void mine(ServerRequest req, ServerResponse res) {
+        OptionalLong saleId = Ids.param(req, "id");
+        if (saleId.isEmpty()) {
+            saleNotFound(req, res);
+            return;
+        }
+        Optional<User> user = user(req, res);
+        if (user.isEmpty()) {
+            return;
+        }
+        Optional<Sale> sale = catalog.find(saleId.getAsLong());
+        if (sale.isEmpty()) {
+            saleNotFound(req, res);
+            return;
+        }
+        orders.inSale(sale.get(), user.get().id()).ifPresentOrElse(
+                o -> Answers.json(res, Status.OK_200, view(o, true)),
+                () -> Answers.json(res, Status.NOT_FOUND_404, Answers.error(req, "NO_ORDER",
+                        "you have no order in this sale", "saleId", saleId.getAsLong())));
+    }
+
+    /** The caller, or empty after answering 401. */
+    private Optional<User> user(ServerRequest req, ServerResponse res) {
         Optional<User> user = auth.user(req);
         if (user.isEmpty()) {
             Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
                     "a valid Authorization: Bearer token is required");
-            return;
         }
-        long userId = user.get().id();
-        Optional<WrittenOrder> written = orders.find(orderId).filter(r -> r.userId() == userId);
-        if (written.isPresent()) {
-            Answers.json(res, Status.OK_200, body(orderId, "CONFIRMED", written.get().saleId(), userId));
-            return;
-        }
-        Optional<Sale> queuedIn = queued.saleOf(orderId, userId);
-        if (queuedIn.isPresent()) {
-            Answers.json(res, Status.OK_200, body(orderId, "QUEUED", queuedIn.get().id(), userId));
-            return;
-        }
-        notFound(req, res);
+        return user;
     }
 
-    private static void notFound(ServerRequest req, ServerResponse res) {
+    private static void orderNotFound(ServerRequest req, ServerResponse res) {
         Answers.error(req, res, Status.NOT_FOUND_404, "ORDER_NOT_FOUND", "no such order");
     }
 
-    private static Object body(long orderId, String status, long saleId, long userId) {
-        return Answers.body("code", status, "orderId", Long.toString(orderId), "status", status, "saleId", saleId,
-                "userId", userId);
+    private static void saleNotFound(ServerRequest req, ServerResponse res) {
+        Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+    }
+
+    /**
+     * An order as its owner sees it: with the server's time for the countdown to payBy, or without it (the pay
+     * answer), so that the body depends on the stored order alone and a repeated pay answers byte for byte the same.
+     */
+    private Map<String, Object> view(Order o, boolean withServerTime) {
+        Map<String, Object> body = Answers.body("code", o.state().name(), "orderId", Long.toString(o.orderId()),
+                "status", o.state().name(), "saleId", o.saleId(), "userId", o.userId(),
+                "payBy", o.payBy() == null ? null : o.payBy().toString(),
+                "paidAt", o.paidAt() == null ? null : o.paidAt().toString());
+        if (withServerTime) {
+            body.put("serverTime", clock.instant().toString());
+        }
+        return body;
     }
 }

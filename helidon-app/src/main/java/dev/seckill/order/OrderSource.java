@@ -6,5 +6,6 @@ import java.util.Optional;
 @FunctionalInterface
 public interface OrderSource {
 
-    Optional<WrittenOrder> find(long orderId);
+    /** The order's row, with its state and payBy, whoever owns it. */
+    Optional<Order> find(long orderId);
 }

@@ -27,6 +27,14 @@ public final class Keys {
         return tag(saleId) + ":buyers";
     }
 
+    /**
+     * Set of the order ids whose unit an expiry gave back (release.lua). Their buyers keep their marks, so live
+     * buyers = buyers - returned.
+     */
+    public static String returned(long saleId) {
+        return tag(saleId) + ":returned";
+    }
+
     /** Hash start, end (epoch ms). */
     public static String meta(long saleId) {
         return tag(saleId) + ":meta";
@@ -54,7 +62,12 @@ public final class Keys {
 
     /** KEYS of conserve.lua, in its order. */
     public static List<Object> conserve(long saleId) {
-        return compensate(saleId);
+        return List.of(stock(saleId), buyers(saleId), returned(saleId));
+    }
+
+    /** KEYS of release.lua, in its order. */
+    public static List<Object> release(long saleId) {
+        return List.of(stock(saleId), buyers(saleId), returned(saleId));
     }
 
     /** KEYS of preheat.lua, in its order. */

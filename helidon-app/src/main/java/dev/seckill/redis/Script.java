@@ -13,7 +13,8 @@ public enum Script {
     COMPENSATE("compensate.lua"),
     CONFIRM("confirm.lua"),
     PREHEAT("preheat.lua"),
-    CONSERVE("conserve.lua");
+    CONSERVE("conserve.lua"),
+    RELEASE("release.lua");
 
     private final String file;
     private final String body;

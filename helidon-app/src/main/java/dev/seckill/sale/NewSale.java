@@ -6,10 +6,15 @@ import dev.seckill.failure.InvalidInput;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
-/** A validated request to create a sale: {@code {"name","priceCents","stock","startsAt","endsAt"}}. */
-public record NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt) {
+/**
+ * A validated request to create a sale: {@code {"name","priceCents","stock","startsAt","endsAt"}} and optionally
+ * {@code "payWindowSeconds"} (default {@link Sale#DEFAULT_PAY_WINDOW_SECONDS}).
+ */
+public record NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds) {
 
     public static final int MAX_STOCK = 10_000_000;
+    /** A week: any window from one second up (tests and demos use short ones), within what a shop would hold a unit. */
+    public static final int MAX_PAY_WINDOW_SECONDS = 7 * 24 * 3600;
 
     /** Validates a JSON body; every problem is a 400 naming the field. */
     public static NewSale from(JsonNode body) {
@@ -27,7 +32,9 @@ public record NewSale(String name, long priceCents, int stock, Instant startsAt,
         if (!ends.isAfter(starts)) {
             throw new InvalidInput("endsAt", "endsAt must be after startsAt");
         }
-        return new NewSale(name.asText().strip(), price, stock, starts, ends);
+        int window = body.has("payWindowSeconds")
+                ? (int) integer(body, "payWindowSeconds", 1, MAX_PAY_WINDOW_SECONDS) : Sale.DEFAULT_PAY_WINDOW_SECONDS;
+        return new NewSale(name.asText().strip(), price, stock, starts, ends, window);
     }
 
     private static long integer(JsonNode body, String field, long min, long max) {

@@ -2,6 +2,19 @@ package dev.seckill.sale;
 
 import java.time.Instant;
 
-/** A sale's fixed facts (they never change after creation, so instances cache them freely). */
-public record Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt) {
+/**
+ * A sale's fixed facts (they never change after creation, so instances cache them freely).
+ *
+ * @param payWindowSeconds how long a confirmed order may stay unpaid before it expires and its unit goes back
+ */
+public record Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt,
+                   int payWindowSeconds) {
+
+    /** The window a sale gets when its creator names none: fifteen minutes, as shops commonly give. */
+    public static final int DEFAULT_PAY_WINDOW_SECONDS = 900;
+
+    /** A sale with the default payment window. */
+    public Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt) {
+        this(id, name, priceCents, stockTotal, startsAt, endsAt, DEFAULT_PAY_WINDOW_SECONDS);
+    }
 }

@@ -8,16 +8,23 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Sales in MySQL. The service only inserts and reads them; the batch writer owns the stock column. */
+import static dev.seckill.db.SqlTimes.instant;
+import static dev.seckill.db.SqlTimes.utc;
+
+/**
+ * Sales in MySQL. The service inserts and reads them; the stock column moves with the orders: down as the batch
+ * writer writes them, up as the expiry lets unpaid ones lapse (both bump the version).
+ */
 public final class SaleRepository implements SaleSource {
 
-    private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at";
+    private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at, pay_window_seconds";
+    /** Orders that hold a unit: every state but EXPIRED (an expired order gave its unit back to the stock). */
+    private static final String LIVE = "o.state <> 'EXPIRED'";
 
     private final DataSource db;
 
@@ -26,7 +33,8 @@ public final class SaleRepository implements SaleSource {
     }
 
     public Sale insert(NewSale s) {
-        String sql = "INSERT INTO sale (name, price_cents, stock_total, stock, starts_at, ends_at) VALUES (?,?,?,?,?,?)";
+        String sql = "INSERT INTO sale (name, price_cents, stock_total, stock, starts_at, ends_at, pay_window_seconds) "
+                + "VALUES (?,?,?,?,?,?,?)";
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, s.name());
@@ -35,10 +43,12 @@ public final class SaleRepository implements SaleSource {
             ps.setInt(4, s.stock());
             ps.setTimestamp(5, utc(s.startsAt()));
             ps.setTimestamp(6, utc(s.endsAt()));
+            ps.setInt(7, s.payWindowSeconds());
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
-                return new Sale(keys.getLong(1), s.name(), s.priceCents(), s.stock(), s.startsAt(), s.endsAt());
+                return new Sale(keys.getLong(1), s.name(), s.priceCents(), s.stock(), s.startsAt(), s.endsAt(),
+                        s.payWindowSeconds());
             }
         } catch (SQLException e) {
             throw new DependencyUnavailable("failed to insert the sale: " + e.getMessage(), e);
@@ -57,12 +67,13 @@ public final class SaleRepository implements SaleSource {
     }
 
     /**
-     * The DB stock of a sale (the batch writer decrements it as it writes orders) and what it should be
-     * (stock_total - written orders), read in one statement so a concurrent batch write cannot make them disagree.
+     * The DB stock of a sale (the batch writer decrements it as it writes orders, the expiry gives units back) and
+     * what it should be (stock_total - live orders), read in one statement so a concurrent write cannot make them
+     * disagree.
      */
     public DbStock dbStock(long id) {
-        String sql = "SELECT s.stock, s.stock_total - (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id) "
-                + "FROM sale s WHERE s.id = ?";
+        String sql = "SELECT s.stock, s.stock_total - (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id AND "
+                + LIVE + ") FROM sale s WHERE s.id = ?";
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
@@ -77,14 +88,14 @@ public final class SaleRepository implements SaleSource {
     }
 
     /**
-     * Repairs a DB stock that disagrees with the written orders, in one statement (the subquery reads under the
+     * Repairs a DB stock that disagrees with the live orders, in one statement (the subquery reads under the
      * update's locks), bumping the version so a concurrent writer's optimistic update retries on fresh values.
      *
      * @return true when it changed the stock
      */
     public boolean repairDbStock(long id) {
         String expected = "(SELECT t.n FROM (SELECT s2.stock_total - COUNT(o.order_id) AS n FROM sale s2 "
-                + "LEFT JOIN seckill_order o ON o.sale_id = s2.id WHERE s2.id = ? GROUP BY s2.stock_total) t)";
+                + "LEFT JOIN seckill_order o ON o.sale_id = s2.id AND " + LIVE + " WHERE s2.id = ? GROUP BY s2.stock_total) t)";
         String sql = "UPDATE sale SET stock = " + expected + ", version = version + 1 WHERE id = ? AND stock <> " + expected;
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, id);
@@ -115,24 +126,12 @@ public final class SaleRepository implements SaleSource {
                 List<Sale> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(new Sale(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4),
-                            instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6))));
+                            instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getInt(7)));
                 }
                 return out;
             }
         } catch (SQLException e) {
             throw new DependencyUnavailable("failed to read sales: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The session runs in UTC (see Database), and the driver maps Timestamp through the JVM zone: going through
-     * LocalDateTime in UTC keeps the stored wall-clock time equal to the UTC instant whatever the JVM zone is.
-     */
-    static Timestamp utc(Instant i) {
-        return Timestamp.valueOf(java.time.LocalDateTime.ofInstant(i, java.time.ZoneOffset.UTC));
-    }
-
-    static Instant instant(Timestamp t) {
-        return t.toLocalDateTime().toInstant(java.time.ZoneOffset.UTC);
     }
 }

@@ -2,8 +2,9 @@ package dev.seckill.sale;
 
 /**
  * A sale as clients see it (the JSON of {@code GET /api/sales/{id}}, fields in this order): its facts, the
- * approximate remaining stock (null when Redis cannot say), its state, and the server's clock for countdowns.
+ * approximate remaining stock (null when Redis cannot say), its state, the server's clock for countdowns, and how
+ * long a winner has to pay.
  */
 public record SaleView(long id, String name, long priceCents, int stockTotal, Long remaining, String state,
-                       String startsAt, String endsAt, String serverTime) {
+                       String startsAt, String endsAt, String serverTime, int payWindowSeconds) {
 }

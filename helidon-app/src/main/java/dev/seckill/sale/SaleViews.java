@@ -22,7 +22,8 @@ public final class SaleViews {
         Instant now = clock.instant();
         Long remaining = remaining(s.id());
         return new SaleView(s.id(), s.name(), s.priceCents(), s.stockTotal(), remaining,
-                SaleState.of(s, now, remaining).name(), s.startsAt().toString(), s.endsAt().toString(), now.toString());
+                SaleState.of(s, now, remaining).name(), s.startsAt().toString(), s.endsAt().toString(), now.toString(),
+                s.payWindowSeconds());
     }
 
     /** Remaining stock, or null when Redis cannot say (the view still answers, without it). */

@@ -50,10 +50,15 @@ class ReconcileIT {
     }
 
     private long sale(int stock) {
+        return sale(stock, 900);
+    }
+
+    private long sale(int stock, int payWindowSeconds) {
         Instant now = Instant.now();
         HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"rc-" + System.nanoTime()
                 + "\",\"priceCents\":100,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
-                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}", "Authorization", admin());
+                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"payWindowSeconds\":" + payWindowSeconds + "}",
+                "Authorization", admin());
         assertEquals(201, r.status(), r.body());
         return r.json().path("id").asLong();
     }
@@ -204,6 +209,53 @@ class ReconcileIT {
         JsonNode after = stats(sale);
         assertEquals(3, after.path("dbStock").asLong());
         assertTrue(after.path("consistent").asBoolean(), after.toString());
+    }
+
+    /** Buys n units of a sale with a short window and waits until all n orders expired and gave their units back. */
+    private List<Long> buyExpired(long sale, int n) {
+        List<Long> users = buyConfirmed(sale, n);
+        Await.until(Duration.ofSeconds(60), () -> stats(sale).path("dbExpired").asLong() == n
+                && stats(sale).path("consistent").asBoolean(), n + " orders expired and their units back");
+        return users;
+    }
+
+    @Test
+    void lostRedisKeysAreRebuiltWithExpiredOrdersCountedAsReturned() {
+        long sale = sale(3, 1);
+        List<Long> lapsed = buyExpired(sale, 2);
+        long buyer = USERS.incrementAndGet();
+        assertEquals(202, buy(sale, buyer).status());
+        Await.until(Duration.ofSeconds(60), () -> stats(sale).path("dbOrders").asLong() == 3, "the third order written");
+        redis.getKeys().delete(Keys.stock(sale), Keys.meta(sale), Keys.buyers(sale), Keys.returned(sale));
+
+        JsonNode r = reconcile(sale, "");
+        assertEquals(List.of("REBUILT"), actions(r), r.toString());
+        JsonNode after = stats(sale);
+        assertEquals(3, after.path("redisBuyers").asLong(), "lapsed buyers keep their marks");
+        assertEquals(2, after.path("redisReturned").asLong());
+        assertTrue(after.path("consistent").asBoolean(), after.toString());
+        assertEquals(409, buy(sale, lapsed.get(0)).status(), "no second attempt for a lapsed buyer");
+    }
+
+    @Test
+    void anExpiredOrderWhoseUnitRedisLostIsCountedBackOnce() {
+        long sale = sale(2, 1);
+        List<Long> lapsed = buyExpired(sale, 1);
+        String orderId = redis.<String, String>getMap(Keys.buyers(sale)).get(Long.toString(lapsed.get(0)));
+        // What Redis losing its last second leaves: the unit and the returned mark gone, the DB says EXPIRED.
+        redis.getSet(Keys.returned(sale)).remove(orderId);
+        redis.getAtomicLong(Keys.stock(sale)).decrementAndGet();
+        assertFalse(stats(sale).path("consistent").asBoolean());
+
+        JsonNode dry = reconcile(sale, "?dryRun=true");
+        assertEquals(List.of("RETURNED", "STOCK_SET"), actions(dry), dry.toString());
+        assertEquals("remaining 1 -> 2", dry.path("actions").get(1).path("detail").asText());
+        JsonNode done = reconcile(sale, "");
+        assertEquals(dry.path("actions"), done.path("actions"), done.toString());
+        JsonNode after = stats(sale);
+        assertEquals(2, after.path("redisRemaining").asLong());
+        assertTrue(after.path("consistent").asBoolean(), after.toString());
+        assertEquals(List.of(), actions(reconcile(sale, "")), "nothing left to repair: the unit came back once");
     }
 
     @Test

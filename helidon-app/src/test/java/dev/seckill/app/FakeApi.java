@@ -5,9 +5,12 @@ import dev.seckill.http.Answers;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.LoginService;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.order.FakePayments;
+import dev.seckill.order.FakeProvider;
+import dev.seckill.order.OrderLookup;
 import dev.seckill.order.OrderService;
+import dev.seckill.order.Payer;
 import dev.seckill.order.QueuedOrders;
-import dev.seckill.order.WrittenOrder;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.FakeReserver;
@@ -62,8 +65,9 @@ final class FakeApi {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final SoldOutFlags soldOut = new SoldOutFlags(clock, 1000);
     final LimiterSettings limiter = new LimiterSettings(1.0, 3);
-    /** Written orders by id, and Redis buyer marks by "sale:user". */
-    final Map<Long, WrittenOrder> written = new ConcurrentHashMap<>();
+    /** Written orders by id with their payments, the payment provider, and Redis buyer marks by "sale:user". */
+    final FakePayments written = new FakePayments(clock);
+    final FakeProvider provider = new FakeProvider();
     final Map<String, String> marks = new ConcurrentHashMap<>();
     final Map<Long, Long> remaining = new ConcurrentHashMap<>(Map.of(ACTIVE.id(), 7L, UPCOMING.id(), 5L));
 
@@ -81,10 +85,15 @@ final class FakeApi {
         routes = new Routes(
                 new SaleService(sales, catalog, new SaleViews(remaining::get, clock), clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),
-                new OrderService(auth, id -> Optional.ofNullable(written.get(id)),
-                        new QueuedOrders(sales, (sale, user) -> Optional.ofNullable(marks.get(sale + ":" + user)), clock)),
+                orders(auth, catalog),
                 admin,
                 new LoginService(signer));
+    }
+
+    private OrderService orders(Authenticator auth, SaleCatalog catalog) {
+        QueuedOrders.BuyerMarks byMark = (sale, user) -> Optional.ofNullable(marks.get(sale + ":" + user));
+        OrderLookup lookup = new OrderLookup(written, new QueuedOrders(sales, byMark, clock), byMark);
+        return new OrderService(auth, catalog, lookup, new Payer(lookup, written, provider, clock), clock);
     }
 
     /** Back to a fresh state between tests (the route table is built once per test class). */
@@ -93,7 +102,10 @@ final class FakeApi {
         producer.clear();
         producer.sendException = null;
         soldOut.clear(ACTIVE.id());
-        written.clear();
+        written.orders.clear();
+        written.payments.clear();
+        written.beforeDecision = () -> { };
+        provider.reset();
         marks.clear();
     }
 

@@ -1,6 +1,5 @@
 package dev.seckill.app;
 
-import dev.seckill.order.WrittenOrder;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
@@ -10,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /api/orders/{id}} and {@code GET /api/sales/{id}} through the routing, no stack. */
 @RoutingTest
@@ -38,12 +38,12 @@ class OrderAndSaleAnswersTest {
     }
 
     @Test
-    void aWrittenOrderIsConfirmedToItsOwner() {
-        API.written.put(500L, new WrittenOrder(500, 1, 7, 1999));
+    void aWrittenOrderIsConfirmedToItsOwnerWithItsPayByAndTheServerClock() {
+        API.written.confirmed(500, 1, 7, 900);
         Reply r = order(500, 7);
         assertEquals(200, r.status());
-        assertEquals("{\"code\":\"CONFIRMED\",\"orderId\":\"500\",\"status\":\"CONFIRMED\",\"saleId\":1,\"userId\":7}",
-                r.body());
+        assertEquals("{\"code\":\"CONFIRMED\",\"orderId\":\"500\",\"status\":\"CONFIRMED\",\"saleId\":1,\"userId\":7,"
+                + "\"payBy\":\"2030-01-01T10:15:00Z\",\"paidAt\":null,\"serverTime\":\"2030-01-01T10:00:00Z\"}", r.body());
     }
 
     @Test
@@ -53,11 +53,12 @@ class OrderAndSaleAnswersTest {
         assertEquals(200, r.status());
         assertEquals("QUEUED", r.code());
         assertEquals(1, r.json().path("saleId").asLong());
+        assertTrue(r.json().path("payBy").isNull(), "the window starts once the order is written");
     }
 
     @Test
     void anotherUsersOrderIsNotFoundAsIfItDidNotExist() {
-        API.written.put(500L, new WrittenOrder(500, 1, 7, 1999));
+        API.written.confirmed(500, 1, 7, 900);
         API.marks.put("1:7", "600");
         assertEquals("ORDER_NOT_FOUND", order(500, 8).code());
         assertEquals(404, order(600, 8).status());
@@ -65,7 +66,7 @@ class OrderAndSaleAnswersTest {
 
     @Test
     void anyOtherSpellingOfAnOrderIdAnswers404OrderNotFound() {
-        API.written.put(500L, new WrittenOrder(500, 1, 7, 1999));
+        API.written.confirmed(500, 1, 7, 900);
         for (String id : new String[]{"+500", "0500", "abc", "0", "99999999999999999999"}) {
             Reply r = Reply.of(client.get("/api/orders/" + id).header(HeaderNames.AUTHORIZATION, API.bearer(7)));
             assertEquals(404, r.status(), id);
@@ -93,7 +94,7 @@ class OrderAndSaleAnswersTest {
         assertEquals(200, r.status());
         assertEquals("{\"id\":1,\"name\":\"phone\",\"priceCents\":1999,\"stockTotal\":10,\"remaining\":7,"
                 + "\"state\":\"ACTIVE\",\"startsAt\":\"2030-01-01T09:59:00Z\",\"endsAt\":\"2030-01-01T11:00:00Z\","
-                + "\"serverTime\":\"2030-01-01T10:00:00Z\"}", r.body());
+                + "\"serverTime\":\"2030-01-01T10:00:00Z\",\"payWindowSeconds\":900}", r.body());
         assertEquals("UPCOMING", Reply.of(client.get("/api/sales/2")).json().path("state").asText());
         assertEquals("SALE_NOT_FOUND", Reply.of(client.get("/api/sales/3")).code());
     }

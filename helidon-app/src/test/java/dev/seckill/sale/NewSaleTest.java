@@ -37,4 +37,16 @@ class NewSaleTest {
         assertEquals("endsAt", field("{\"name\":\"a\",\"priceCents\":1,\"stock\":1,\"startsAt\":\"2030-01-01T02:00:00Z\",\"endsAt\":\"2030-01-01T01:00:00Z\"}"));
         assertEquals("body", field("[1,2]"));
     }
+
+    @Test
+    void thePaymentWindowDefaultsToFifteenMinutesAndTakesAnyWholeSecondsFromOneUpToAWeek() throws Exception {
+        String base = "{\"name\":\"a\",\"priceCents\":1,\"stock\":1,"
+                + "\"startsAt\":\"2030-01-01T00:00:00Z\",\"endsAt\":\"2030-01-01T01:00:00Z\"";
+        assertEquals(900, NewSale.from(json.readTree(base + "}")).payWindowSeconds());
+        assertEquals(1, NewSale.from(json.readTree(base + ",\"payWindowSeconds\":1}")).payWindowSeconds());
+        assertEquals(604800, NewSale.from(json.readTree(base + ",\"payWindowSeconds\":604800}")).payWindowSeconds());
+        for (String bad : new String[]{"0", "-5", "1.5", "\"60\"", "null", "604801"}) {
+            assertEquals("payWindowSeconds", field(base + ",\"payWindowSeconds\":" + bad + "}"), bad);
+        }
+    }
 }

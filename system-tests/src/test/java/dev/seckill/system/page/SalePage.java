@@ -125,6 +125,32 @@ final class SalePage {
         return order.isDisplayed() ? browser.byId("order-status").getDomAttribute("data-status") : null;
     }
 
+    /** The order's payBy as the page holds it (ISO-8601), or "" before the order is confirmed. */
+    String payBy() {
+        return browser.byId("order").getDomAttribute("data-pay-by");
+    }
+
+    /** The pay button, shown while the order is CONFIRMED. */
+    WebElement pay() {
+        return browser.byId("pay");
+    }
+
+    /** The countdown to payBy, e.g. "Pay within 00:01:59", or "" when hidden. */
+    String payCountdown() {
+        return browser.text("pay-countdown");
+    }
+
+    /** The code of the last payment outcome shown (PAYING, PAID, EXPIRED, PAYMENT_DECLINED, ...), or null. */
+    String payOutcome() {
+        return browser.byId("pay-status").getDomAttribute("data-outcome");
+    }
+
+    /** Waits until the order panel shows this status (QUEUED, CONFIRMED, PAID, EXPIRED). */
+    void awaitOrderStatus(String status, Duration timeout) {
+        Await.until(timeout, () -> status.equals(orderStatus()), "order status " + status + " (shown: "
+                + orderStatus() + ", status line: " + safeStatus() + ")");
+    }
+
     void awaitOutcome(String code, Duration timeout) {
         Await.until(timeout, () -> code.equals(outcome()), "outcome " + code + " (status line: "
                 + safeStatus() + ")");

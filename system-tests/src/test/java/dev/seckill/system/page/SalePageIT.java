@@ -69,7 +69,8 @@ class SalePageIT {
             page.awaitOutcome("CONFIRMED", CONFIRMATION);
             assertEquals("CONFIRMED", page.orderStatus());
             assertEquals(orderId, page.orderId());
-            assertEquals("Your order is confirmed. Thank you!", page.statusText());
+            assertEquals("Your order is confirmed. Please pay before the time runs out.", page.statusText());
+            assertTrue(page.pay().isDisplayed(), "a confirmed order can be paid");
             browser.screenshot("sale-4-confirmed");
 
             Await.until(SalePage.UI, () -> page.buy().isEnabled(), "the button to come back once the order is known");

@@ -13,11 +13,17 @@ final class Sales {
     private Sales() {
     }
 
-    /** Creates a sale and returns its id. */
+    /** Creates a sale with the default payment window and returns its id. */
     static long create(String name, long priceCents, int stock, Instant startsAt, Instant endsAt) {
+        return create(name, priceCents, stock, startsAt, endsAt, 900);
+    }
+
+    /** Creates a sale whose winners have {@code payWindowSeconds} to pay, and returns its id. */
+    static long create(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds) {
         Stack stack = Stack.get();
         String body = "{\"name\":\"" + name + "\",\"priceCents\":" + priceCents + ",\"stock\":" + stock
-                + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}";
+                + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\",\"payWindowSeconds\":"
+                + payWindowSeconds + "}";
         HttpJson.Response r = new HttpJson().post(stack.adminUrl() + "/admin/sales", body,
                 "Authorization", HttpJson.bearer(stack.adminToken()));
         assertEquals(201, r.status(), "create sale: " + r.body());

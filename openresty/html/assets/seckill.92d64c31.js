@@ -25,10 +25,11 @@
 
   /**
    * One request to the API. Resolves to {status, code, body, retryAfter, receivedAt} for every HTTP answer
-   * (clients act on the body's code); rejects only when no answer came (network failure).
+   * (clients act on the body's code); rejects only when no answer came (network failure). `extra` adds headers
+   * (the payment's Idempotency-Key).
    */
-  async function api(method, path, token) {
-    const headers = { Accept: 'application/json' };
+  async function api(method, path, token, extra) {
+    const headers = Object.assign({ Accept: 'application/json' }, extra || {});
     if (token) {
       headers.Authorization = 'Bearer ' + token;
     }
@@ -266,6 +267,7 @@
     price: price,
     stockText: stockText,
     countdownText: countdownText,
+    duration: duration,
     tickTowards: tickTowards,
     jitter: jitter,
     session: current,

@@ -7,8 +7,13 @@
  * RATE_LIMITED and UNAVAILABLE (429, 503) put the shopper in a queue: the button stays disabled and the page tries
  * again by itself once Retry-After seconds have passed, never sooner, so a crowd cannot hammer the service.
  * Once the order is known the button comes back (while the sale is on): clicking again is harmless, the service
- * answers ALREADY_PURCHASED with the same order. The order id is also kept for the tab's session, so a shopper who
- * comes back to a sale that has since sold out still sees the order.
+ * answers ALREADY_PURCHASED with the same order.
+ *
+ * The order lives on the server: on load, on sign-in and after a SOLD_OUT answer the page asks for the shopper's
+ * order in this sale (GET /api/sales/{id}/order), so a winner sees it from any tab or device. A CONFIRMED order
+ * shows a pay button and a countdown to payBy on the server's clock; a payment carries one Idempotency-Key, the same
+ * on every retry, so it is taken once. After paying it shows PAID; once payBy passes, EXPIRED, and the sale is read
+ * again (its unit is back on sale).
  */
 (function () {
   'use strict';
@@ -23,7 +28,9 @@
   // Wait after a network failure (no Retry-After to go by). A purchase may have gone through; resending it is
   // safe, since a second attempt answers ALREADY_PURCHASED with the order.
   const NETWORK_RETRY_S = 3;
-  const ORDERS_KEY = 'seckill.orders';
+  // After payBy: the server's expiry runs about once a second; read the order until it says EXPIRED.
+  const EXPIRY_POLL_MS = 1500;
+  const EXPIRY_POLLS = 20;
 
   const el = function (id) { return document.getElementById(id); };
   const ui = {
@@ -41,6 +48,9 @@
     orderId: el('order-id'),
     orderStatus: el('order-status'),
     checkOrder: el('check-order'),
+    payCountdown: el('pay-countdown'),
+    pay: el('pay'),
+    payStatus: el('pay-status'),
     loadStatus: el('load-status'),
   };
 
@@ -57,6 +67,11 @@
   let tickTimer = null;
   let refreshTimer = null;
   let pollTimer = null;
+  let payTimer = null;
+  let payRetryTimer = null;
+  let paying = false;
+  let payKey = null;
+  let payRetries = 0;
   let generation = 0; // bumped on sign-out: answers to an older session's requests are dropped
   let lastState = null; // the state at the previous tick, to notice the start
 
@@ -107,7 +122,7 @@
         if (!signedIn) {
           return 'Sign in above to buy.';
         }
-        return ui.order.hidden ? 'One per shopper.' : 'You have bought this item: one per shopper.';
+        return ui.order.hidden ? 'One per shopper.' : 'You have an order in this sale: one per shopper.';
       case 'SOLD_OUT': return 'Every unit has been sold.';
       default: return 'This sale is over.';
     }
@@ -180,7 +195,7 @@
     ui.price.textContent = S.price(sale.priceCents);
     if (lastState === null) {
       lastState = effectiveState();
-      showRememberedOrder();
+      findMyOrder('YOURS', 'You bought this item. Here is your order.');
     }
     tick();
   }
@@ -235,12 +250,10 @@
   function answer(r) {
     switch (r.code) {
       case 'QUEUED':
-        remember(r.body.orderId);
         say('QUEUED', 'You got one! Your order is reserved and is being recorded…');
-        showOrder(r.body.orderId, 'QUEUED');
+        showOrder(r.body.orderId, { status: 'QUEUED', payBy: null });
         return;
       case 'ALREADY_PURCHASED':
-        remember(r.body.orderId);
         say('ALREADY_PURCHASED', 'You have already bought this item (one per shopper). Here is your order.');
         showOrder(r.body.orderId, null);
         return;
@@ -248,6 +261,10 @@
         phase = 'idle';
         soldOut = true;
         say('SOLD_OUT', 'Sorry, it is sold out: every unit has been sold.');
+        // A winner who lost an earlier answer hears SOLD_OUT too: their order is still theirs.
+        if (ui.order.hidden) {
+          findMyOrder('YOURS', 'It is sold out, and one of the units is yours. Here is your order.');
+        }
         return;
       case 'SALE_ENDED':
         phase = 'idle';
@@ -328,64 +345,112 @@
     });
   }
 
-  // ---- the order
+  // ---- the order: found on the server (GET /api/sales/{id}/order), so any tab or device of the shopper sees it
 
-  /** The orders of this tab's session, by user and sale (sessionStorage; nothing is kept when it is refused). */
-  function orders() {
-    try {
-      return JSON.parse(sessionStorage.getItem(ORDERS_KEY)) || {};
-    } catch (e) {
-      return {};
-    }
-  }
-
-  function orderKey() {
+  /** Asks the server for the shopper's order in this sale; shows it when there is one. */
+  async function findMyOrder(outcome, text) {
     const session = S.session();
-    return session ? session.userId + ':' + saleId : null;
-  }
-
-  function remember(orderId) {
-    const all = orders();
-    const key = orderKey();
-    if (!key) {
+    if (!session) {
       return;
     }
-    if (orderId) {
-      all[key] = orderId;
-    } else {
-      delete all[key];
-    }
+    const mine = generation;
+    let r;
     try {
-      sessionStorage.setItem(ORDERS_KEY, JSON.stringify(all));
+      r = await S.api('GET', '/api/sales/' + encodeURIComponent(saleId) + '/order', session.token);
     } catch (e) {
-      // Not kept: the shopper then learns of the order from the ALREADY_PURCHASED answer to a click.
+      return; // no answer: the next purchase answer or sale read brings the order back
     }
+    if (mine !== generation || r.status !== 200 || !r.body.orderId) {
+      return;
+    }
+    if (outcome && (phase === 'idle' || phase === 'polling') && ui.order.hidden) {
+      say(outcome, text);
+    }
+    showOrder(r.body.orderId, r.body);
   }
 
-  /** A shopper back on the page of a sale they bought in this session sees the order without clicking. */
-  function showRememberedOrder() {
-    const key = orderKey();
-    const orderId = key ? orders()[key] : null;
-    if (orderId && phase === 'idle' && ui.order.hidden) {
-      say('YOURS', 'You bought this item. Here is your order.');
-      showOrder(orderId, null);
+  /** Shows an order: from an answer that has its status and payBy, or (null) to be read from the server. */
+  function showOrder(orderId, known) {
+    if (ui.order.dataset.orderId !== orderId) {
+      payKey = null;
+      ui.payStatus.textContent = '';
+      ui.payStatus.dataset.outcome = '';
     }
-  }
-
-  function showOrder(orderId, status) {
-    phase = 'polling';
     ui.order.hidden = false;
     ui.orderId.textContent = orderId;
     ui.order.dataset.orderId = orderId;
     ui.checkOrder.hidden = true;
-    setOrderStatus(status);
+    const status = known ? known.status : null;
+    setOrderStatus(status, known ? known.payBy : null);
+    if (status === 'CONFIRMED' || status === 'PAID' || status === 'EXPIRED') {
+      orderDone(status);
+      return;
+    }
+    phase = 'polling';
     pollOrder(orderId, ORDER_POLLS, status === null ? 0 : ORDER_POLL_MS);
   }
 
-  function setOrderStatus(status) {
+  const ORDER_LABEL = {
+    QUEUED: 'Reserved, being recorded…',
+    CONFIRMED: 'Confirmed: waiting for your payment',
+    PAID: 'Paid',
+    EXPIRED: 'Expired: not paid in time',
+  };
+
+  function setOrderStatus(status, payBy) {
     ui.orderStatus.dataset.status = status || '';
-    ui.orderStatus.textContent = status === 'CONFIRMED' ? 'Confirmed'
-      : status === 'QUEUED' ? 'Reserved, being recorded…' : 'Checking…';
+    ui.orderStatus.textContent = ORDER_LABEL[status] || 'Checking…';
+    if (payBy !== undefined) {
+      ui.order.dataset.payBy = payBy || '';
+    }
+    renderPayment();
+  }
+
+  /** The pay button and the countdown to payBy (on the server's clock), while the order is CONFIRMED. */
+  function renderPayment() {
+    clearTimeout(payTimer);
+    const status = ui.orderStatus.dataset.status;
+    const payBy = S.instant(ui.order.dataset.payBy);
+    const due = status === 'CONFIRMED' && !isNaN(payBy);
+    ui.payCountdown.hidden = !due;
+    ui.pay.hidden = !due;
+    if (!due) {
+      return;
+    }
+    const left = payBy - S.clock.now();
+    ui.payCountdown.textContent = left > 0 ? 'Pay within ' + S.duration(left) : 'The time to pay is up';
+    ui.pay.disabled = left <= 0 || paying;
+    if (left > 0) {
+      payTimer = S.tickTowards(payBy, renderPayment);
+    } else if (!paying) {
+      // payBy passed: the server lets the order lapse within moments; read it until it says so.
+      payTimer = setTimeout(function () { refreshOrder(EXPIRY_POLLS); }, EXPIRY_POLL_MS);
+    }
+  }
+
+  /** Reads the order again (after payBy, or on request) up to `left` times until it is no longer CONFIRMED. */
+  async function refreshOrder(left) {
+    const session = S.session();
+    const orderId = ui.order.dataset.orderId;
+    if (!session || !orderId) {
+      return;
+    }
+    const mine = generation;
+    try {
+      const r = await S.api('GET', '/api/orders/' + encodeURIComponent(orderId), session.token);
+      if (mine !== generation) {
+        return;
+      }
+      if (r.status === 200 && r.code !== 'CONFIRMED') {
+        orderDone(r.code, r.body.payBy);
+        return;
+      }
+    } catch (e) {
+      // No answer this time: ask again below.
+    }
+    if (left > 1) {
+      payTimer = setTimeout(function () { refreshOrder(left - 1); }, EXPIRY_POLL_MS);
+    }
   }
 
   function pollOrder(orderId, left, delay) {
@@ -402,19 +467,18 @@
         if (mine !== generation) {
           return;
         }
-        if (r.status === 200 && r.code === 'CONFIRMED') {
-          orderDone('CONFIRMED');
+        if (r.status === 200 && r.code !== 'QUEUED') {
+          orderDone(r.code, r.body.payBy);
           return;
         }
         if (r.status === 200) {
-          setOrderStatus(r.code);
+          setOrderStatus(r.code, r.body.payBy);
         } else if (r.status === 401) {
           S.signOut();
           orderDone(null);
           say('UNAUTHENTICATED', 'Your sign-in has expired. Please sign in again to see your order.');
           return;
         } else if (r.status === 404) {
-          remember(null);
           orderDone(null);
           ui.order.hidden = true;
           say('ORDER_NOT_FOUND', 'Your order could not be found. If the sale is still on, please try again.');
@@ -437,22 +501,117 @@
   }
 
   /** Polling is over: the button comes back (a click now answers ALREADY_PURCHASED). */
-  function orderDone(status) {
+  function orderDone(status, payBy) {
     phase = 'idle';
     if (status) {
-      setOrderStatus(status);
+      setOrderStatus(status, payBy);
     }
+    const outcome = ui.status.dataset.outcome;
     if (status === 'CONFIRMED') {
-      const outcome = ui.status.dataset.outcome;
       if (outcome === 'ALREADY_PURCHASED') {
         say(outcome, 'You have already bought this item (one per shopper). Your order is confirmed.');
       } else if (outcome === 'YOURS') {
         say(outcome, 'You bought this item. Your order is confirmed.');
       } else {
-        say('CONFIRMED', 'Your order is confirmed. Thank you!');
+        say('CONFIRMED', 'Your order is confirmed. Please pay before the time runs out.');
       }
+    } else if (status === 'PAID') {
+      say('PAID', outcome === 'YOURS' || outcome === 'ALREADY_PURCHASED'
+        ? 'You bought this item and it is paid. Thank you!' : 'Paid. Thank you!');
+    } else if (status === 'EXPIRED') {
+      say('EXPIRED', 'Your order was not paid in time and has expired: the unit went back on sale.');
+      scheduleRefresh(S.jitter(1000)); // the sale has a unit again
     }
     render();
+  }
+
+  // ---- paying: one Idempotency-Key per order on this page, the same for every retry of that payment
+
+  function newKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === 'function') {
+      return window.crypto.randomUUID();
+    }
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, '0'); }).join('');
+  }
+
+  function sayPay(outcome, text) {
+    ui.payStatus.dataset.outcome = outcome;
+    ui.payStatus.textContent = text;
+  }
+
+  function pay() {
+    if (ui.pay.disabled || paying) {
+      return;
+    }
+    payKey = payKey || newKey();
+    payRetries = 0;
+    payAttempt();
+  }
+
+  async function payAttempt() {
+    const session = S.session();
+    const orderId = ui.order.dataset.orderId;
+    if (!session || !orderId) {
+      return;
+    }
+    const mine = generation;
+    paying = true;
+    sayPay('PAYING', 'Paying…');
+    renderPayment();
+    let r;
+    try {
+      r = await S.api('POST', '/api/orders/' + encodeURIComponent(orderId) + '/pay', session.token,
+        { 'Idempotency-Key': payKey });
+    } catch (e) {
+      r = { status: 0, code: 'NETWORK', body: {}, retryAfter: NETWORK_RETRY_S };
+    }
+    if (mine !== generation) {
+      return;
+    }
+    paid(r);
+  }
+
+  function paid(r) {
+    switch (r.code) {
+      case 'PAID':
+        paying = false;
+        sayPay('PAID', 'Payment received.');
+        orderDone('PAID', r.body.payBy);
+        return;
+      case 'ORDER_EXPIRED':
+        paying = false;
+        sayPay('EXPIRED', 'Too late: the time to pay had passed.');
+        orderDone('EXPIRED');
+        return;
+      case 'PAYMENT_DECLINED':
+        paying = false;
+        sayPay('PAYMENT_DECLINED', 'Your payment was declined. You can try again before the time runs out.');
+        payKey = null; // a new attempt is a new payment
+        renderPayment();
+        return;
+      case 'UNAUTHENTICATED':
+        paying = false;
+        S.signOut();
+        sayPay('UNAUTHENTICATED', 'Your sign-in has expired. Please sign in again, then pay.');
+        return;
+      default:
+        // Not yet recorded (409), busy (429, 503) or no answer: the same payment again after Retry-After. The
+        // key makes a payment that did go through answer PAID rather than charge twice.
+        payRetries += 1;
+        if (payRetries <= MAX_RETRIES && (r.code === 'ORDER_NOT_CONFIRMED' || r.status === 429 || r.status === 503
+            || r.code === 'NETWORK')) {
+          const seconds = Number.isFinite(r.retryAfter) && r.retryAfter > 0 ? r.retryAfter : 1;
+          sayPay('RETRYING', 'Your payment is waiting its turn: trying again in ' + seconds + ' s.');
+          clearTimeout(payRetryTimer);
+          payRetryTimer = setTimeout(payAttempt, seconds * 1000);
+          return;
+        }
+        paying = false;
+        sayPay('ERROR', 'The payment did not go through. Please try again.');
+        renderPayment();
+    }
   }
 
   // ---- wiring
@@ -463,20 +622,26 @@
       generation += 1;
       clearTimeout(retryTimer);
       clearTimeout(pollTimer);
+      clearTimeout(payTimer);
+      clearTimeout(payRetryTimer);
+      paying = false;
       ui.retry.textContent = '';
       phase = 'idle';
       ui.order.hidden = true;
+      ui.order.dataset.orderId = '';
       say('', '');
+      sayPay('', '');
     } else if (sale) {
-      showRememberedOrder();
+      findMyOrder('YOURS', 'You bought this item. Here is your order.');
     }
     render();
   });
 
   ui.buy.addEventListener('click', buy);
   ui.checkOrder.addEventListener('click', function () {
-    showOrder(ui.order.dataset.orderId, ui.orderStatus.dataset.status || null);
+    showOrder(ui.order.dataset.orderId, null);
   });
+  ui.pay.addEventListener('click', pay);
 
   if (!saleId || !/^\d{1,19}$/.test(saleId)) {
     notFound();

@@ -1,0 +1,75 @@
+package dev.seckill.order;
+
+import dev.seckill.payment.Charge;
+import dev.seckill.payment.ChargeRequest;
+import dev.seckill.payment.PaymentProvider;
+
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * Pays an order, without HTTP: charge through the provider, then let the database decide (the order may have
+ * lapsed, or another request of the same shopper may have paid it meanwhile), and refund a charge that lost. The
+ * answers come from the stored state, so a repeat of a request answers as the first did.
+ */
+public final class Payer {
+
+    private static final System.Logger LOG = System.getLogger(Payer.class.getName());
+
+    private final OrderLookup orders;
+    private final PaymentStore payments;
+    private final PaymentProvider provider;
+    private final Clock clock;
+
+    public Payer(OrderLookup orders, PaymentStore payments, PaymentProvider provider, Clock clock) {
+        this.orders = orders;
+        this.payments = payments;
+        this.provider = provider;
+        this.clock = clock;
+    }
+
+    public PayOutcome pay(long orderId, long userId, String idempotencyKey) {
+        Optional<Order> found = orders.byId(orderId, userId);
+        if (found.isEmpty()) {
+            return new PayOutcome.NotFound();
+        }
+        Order order = found.get();
+        return switch (order.state()) {
+            case QUEUED -> new PayOutcome.NotConfirmed();
+            case PAID -> paid(order);
+            case EXPIRED -> new PayOutcome.Expired();
+            // Past payBy on this clock: the expiry will take it; no charge that would only be refunded. The
+            // database's clock still decides every order that is charged.
+            case CONFIRMED -> clock.instant().isAfter(order.payBy()) ? new PayOutcome.Expired()
+                    : charge(order, idempotencyKey);
+        };
+    }
+
+    private PayOutcome charge(Order order, String key) {
+        Charge charge = provider.charge(new ChargeRequest(order.orderId(), order.userId(), order.priceCents(), key));
+        if (!(charge instanceof Charge.Approved approved)) {
+            LOG.log(System.Logger.Level.INFO, "payment of order " + order.orderId() + " declined: "
+                    + ((Charge.Declined) charge).reason());
+            return new PayOutcome.Declined();
+        }
+        PaymentRecord mine = new PaymentRecord(key, provider.name(), approved.reference(), order.priceCents());
+        boolean won = payments.recordPaid(order.orderId(), order.userId(), order.payBy(), mine);
+        Order now = orders.byId(order.orderId(), order.userId()).orElseThrow(
+                () -> new IllegalStateException("order " + order.orderId() + " vanished while being paid"));
+        if (won) {
+            return new PayOutcome.Paid(now, mine);
+        }
+        // Lost: the window closed first, or a concurrent request paid. Our charge goes back, unless it is the very
+        // charge that paid (the same idempotency key gives the same reference).
+        Optional<PaymentRecord> stored = now.state() == OrderState.PAID ? payments.payment(order.orderId()) : Optional.empty();
+        if (stored.isEmpty() || !stored.get().reference().equals(approved.reference())) {
+            provider.refund(approved.reference());
+        }
+        return stored.<PayOutcome>map(p -> new PayOutcome.Paid(now, p)).orElseGet(PayOutcome.Expired::new);
+    }
+
+    private PayOutcome paid(Order order) {
+        return payments.payment(order.orderId()).<PayOutcome>map(p -> new PayOutcome.Paid(order, p))
+                .orElseThrow(() -> new IllegalStateException("order " + order.orderId() + " is PAID without a payment"));
+    }
+}

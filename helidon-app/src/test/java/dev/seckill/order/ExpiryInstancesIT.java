@@ -1,0 +1,107 @@
+package dev.seckill.order;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The expiry runs by itself on every instance, and each lapsed order expires once and gives its unit back once
+ * (issue 14): with two service instances at work on the same sale, and across a restart of the service, including
+ * a unit the database already gave back but Redis was still owed when the service went down.
+ */
+class ExpiryInstancesIT {
+
+    private static final Duration STACK_OP = Duration.ofSeconds(180);
+    private static final Pattern EXPIRED = Pattern.compile("(?m)^seckill_orders_expired_total(?:\\{[^}]*\\})? (\\S+)$");
+    private final Shoppers shop = new Shoppers();
+
+    @Test
+    void twoInstancesExpireEachOrderOnceAndEveryUnitComesBackOnce() {
+        int stock = 40;
+        long sale = shop.sale(stock, 2);
+        double firstBefore = expired(shop.http.get(shop.stack.adminUrl() + "/observe/metrics").body());
+        // Small batches, often: the two instances' passes overlap and meet on the same sale's rows.
+        try (SecondService second = SecondService.start(Map.of("SECKILL_EXPIRY_BATCH", "4",
+                "SECKILL_EXPIRY_INTERVAL_dash_MS", "200"))) {
+            Shoppers other = new Shoppers(second.url());
+            Map<String, Long> owners = new LinkedHashMap<>();
+            for (int i = 0; i < stock; i++) {
+                long user = Shoppers.newUser();
+                owners.put((i % 2 == 0 ? shop : other).bought(sale, user), user);
+            }
+            owners.forEach((order, user) -> shop.await(order, user, "EXPIRED", Shoppers.CONFIRMATION));
+
+            JsonNode stats = shop.consistent(sale);
+            assertEquals(stock, stats.path("dbExpired").asLong());
+            assertEquals(stock, stats.path("redisReturned").asLong());
+            assertEquals(stock, stats.path("redisRemaining").asLong(), "no unit came back twice: " + stats);
+            assertEquals(stock, stats.path("dbStock").asLong(), stats.toString());
+            double byFirst = expired(shop.http.get(shop.stack.adminUrl() + "/observe/metrics").body()) - firstBefore;
+            double bySecond = expired(second.metrics());
+            System.out.println("two instances: the first expired " + byFirst + ", the second " + bySecond
+                    + " of " + stock + " orders");
+            long again = Shoppers.newUser();
+            String resold = other.bought(sale, again);
+            shop.await(resold, again, "CONFIRMED", Shoppers.CONFIRMATION);
+        }
+    }
+
+    @Test
+    void theExpiryResumesAfterARestartAndPaysWhatRedisWasOwed() throws Exception {
+        long sale = shop.sale(3, 1);
+        long lapsing = Shoppers.newUser();
+        long owedTo = Shoppers.newUser();
+        String lapsed = shop.bought(sale, lapsing);
+        String owed = shop.bought(sale, owedTo);
+        shop.stack.seckill(STACK_OP, "down", "service");
+        try {
+            awaitWritten(lapsed);
+            awaitWritten(owed);
+            // What a service killed between the expiry's commit and release.lua leaves: the order expired and its
+            // unit back in the DB stock, Redis still owed (one unit_return row).
+            try (Connection c = shop.stack.db()) {
+                update(c, "UPDATE seckill_order SET state = 'EXPIRED', expired_at = NOW(3) WHERE order_id = ?", owed);
+                update(c, "UPDATE sale SET stock = stock + 1, version = version + 1 WHERE id = ?", Long.toString(sale));
+                update(c, "INSERT INTO unit_return (order_id, sale_id, user_id) SELECT order_id, sale_id, user_id "
+                        + "FROM seckill_order WHERE order_id = ?", owed);
+            }
+        } finally {
+            shop.stack.seckill(STACK_OP, "up", "service");
+        }
+        shop.await(lapsed, lapsing, "EXPIRED", Shoppers.CONFIRMATION);
+        JsonNode stats = shop.consistent(sale);
+        assertEquals(3, stats.path("redisRemaining").asLong(), "both units back in Redis, once each: " + stats);
+        assertEquals(2, stats.path("redisReturned").asLong());
+        assertEquals(3, stats.path("dbStock").asLong());
+        assertEquals(0, stats.path("unitsOwed").asLong());
+    }
+
+    /** Waits until the writer has written the order (read from MySQL: the service is down). */
+    private void awaitWritten(String orderId) {
+        dev.seckill.testkit.Await.until(Shoppers.CONFIRMATION, () -> shop.sql(
+                "SELECT COUNT(*) FROM seckill_order WHERE order_id = ?", Long.parseLong(orderId)) == 1,
+                "order " + orderId + " to be written");
+    }
+
+    private static void update(Connection c, String sql, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, Long.parseLong(id));
+            assertEquals(1, ps.executeUpdate(), sql);
+        }
+    }
+
+    private static double expired(String metrics) {
+        Matcher m = EXPIRED.matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+}
