@@ -8,15 +8,6 @@
 
 # NODES is the TOPOLOGY setting (stack_settings).
 
-port_settings_of() {
-  case $(kind_of "$1") in
-    redis) echo REDIS_PORT REDIS_BUS_PORT ;;
-    kafka) echo KAFKA_PORT KAFKA_CONTROLLER_PORT ;;
-    service) echo SERVICE_PORT ADMIN_PORT ;;
-    *) local k; k=$(kind_of "$1"); echo "${k^^}_PORT" ;;
-  esac
-}
-
 # ---------------------------------------------------------------- Redis Cluster
 # The bus port is set, not left at port + 10000, so every port of the cluster is a setting of bin/stack.env. A node
 # that misses NODE_TIMEOUT ms of pings is failed over (its replica promoted some seconds later). Without full
