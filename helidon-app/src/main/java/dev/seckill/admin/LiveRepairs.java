@@ -1,5 +1,6 @@
 package dev.seckill.admin;
 
+import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.StockReserver;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
@@ -8,17 +9,22 @@ import dev.seckill.sale.StockChange;
 
 import java.util.Map;
 
-/** The repairs of a real reconcile run, on Redis and the database. */
+/**
+ * The repairs of a real reconcile run, on Redis and the database. A repair that gives a sale without stock a unit
+ * back reopens it, here and at every edge.
+ */
 final class LiveRepairs implements Repairs {
 
     private final SaleStock stock;
     private final StockReserver reserver;
     private final SaleRepository sales;
+    private final Reopener reopener;
 
-    LiveRepairs(SaleStock stock, StockReserver reserver, SaleRepository sales) {
+    LiveRepairs(SaleStock stock, StockReserver reserver, SaleRepository sales, Reopener reopener) {
         this.stock = stock;
         this.reserver = reserver;
         this.sales = sales;
+        this.reopener = reopener;
     }
 
     @Override
@@ -30,7 +36,7 @@ final class LiveRepairs implements Repairs {
 
     @Override
     public void release(long saleId, long userId, long orderId) {
-        reserver.compensate(saleId, userId, orderId);
+        reopener.unitReturned(saleId, reserver.compensate(saleId, userId, orderId));
     }
 
     @Override
@@ -40,7 +46,11 @@ final class LiveRepairs implements Repairs {
 
     @Override
     public StockChange conserve(Sale sale) {
-        return stock.conserve(sale);
+        StockChange change = stock.conserve(sale);
+        if (change.before() == 0 && change.after() > 0) {
+            reopener.reopen(sale.id());
+        }
+        return change;
     }
 
     @Override

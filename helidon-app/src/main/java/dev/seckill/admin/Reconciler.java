@@ -3,6 +3,7 @@ package dev.seckill.admin;
 import dev.seckill.order.OrderRepository;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.OrderIds;
+import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.StockReserver;
 import dev.seckill.sale.DbStock;
 import dev.seckill.sale.Sale;
@@ -44,14 +45,14 @@ public final class Reconciler {
     private final Repairs live;
 
     public Reconciler(SaleRepository sales, SaleStock stock, OrderRepository orders, StockReserver reserver,
-                      ConsumerLag lag, Clock clock, DeliveryTimeout delivery) {
+                      Reopener reopener, ConsumerLag lag, Clock clock, DeliveryTimeout delivery) {
         this.sales = sales;
         this.stock = stock;
         this.orders = orders;
         this.lag = lag;
         this.clock = clock;
         this.minGrace = delivery.settled();
-        this.live = new LiveRepairs(stock, reserver, sales);
+        this.live = new LiveRepairs(stock, reserver, sales, reopener);
     }
 
     /** The smallest grace period allowed: a send older than this has landed in Kafka or failed. */

@@ -3,6 +3,7 @@ package dev.seckill.app;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.db.Database;
 import dev.seckill.redis.RedisClients;
+import dev.seckill.redis.RedisSettings;
 import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
@@ -30,18 +31,19 @@ public final class Main {
         Config config = Config.create();
         Clock clock = Clock.systemUTC();
         Credentials credentials;
+        RedisSettings redisSettings;
         try {
             credentials = Credentials.from(config.get("seckill"), clock);
+            redisSettings = RedisSettings.from(config.get("redis"));
         } catch (IllegalArgumentException e) {
-            // One line for the operator, before any client or thread exists.
-            System.err.println("seckill service refuses to start: " + e.getMessage());
-            System.exit(2);
+            // Before any client or thread exists.
+            refuse(e);
             return;
         }
 
         HikariDataSource db = Database.pool(config.get("db"));
         Database.migrate(db);
-        RedissonClient redis = RedisClients.create(config.get("redis"));
+        RedissonClient redis = RedisClients.create(redisSettings);
         Admin kafkaAdmin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get("kafka.bootstrap").asString().get(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000,
@@ -49,7 +51,13 @@ public final class Main {
         // Observers first: metrics configures the global registry, and meters must be registered after that.
         List<Observer> observers = List.of(DependencyChecks.observer(redis, kafkaAdmin, db),
                 MetricsObserver.builder().build());
-        Wiring wiring = Wiring.create(config, credentials, clock, redis, kafkaAdmin, db);
+        Wiring wiring;
+        try {
+            wiring = Wiring.create(config, credentials, clock, redis, kafkaAdmin, db);
+        } catch (IllegalArgumentException e) {
+            refuse(e);
+            return;
+        }
 
         WebServerConfig.Builder builder = WebServer.builder().config(config.get("server"));
         Listeners.apply(builder, config.get("admin"), wiring.routes(), observers);
@@ -69,5 +77,11 @@ public final class Main {
         }, "seckill-shutdown"));
         LOG.log(System.Logger.Level.INFO, "seckill service listening on http://127.0.0.1:" + server.port()
                 + " (public /api), admin and observe on port " + server.port(Listeners.ADMIN));
+    }
+
+    /** A setting the service cannot run with: one line for the operator, exit code 2. */
+    private static void refuse(IllegalArgumentException e) {
+        System.err.println("seckill service refuses to start: " + e.getMessage());
+        System.exit(2);
     }
 }

@@ -22,9 +22,11 @@ import dev.seckill.purchase.PurchaseMetrics;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.ScriptRunner;
 import dev.seckill.sale.SaleCatalog;
 import dev.seckill.sale.SaleRepository;
@@ -79,15 +81,17 @@ final class Wiring implements AutoCloseable {
         PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
         DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
         OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery);
-        StockReserver reserver = new RedisStockReserver(scripts, limiter);
-        Purchaser purchaser = new Purchaser(reserver, publisher,
-                new OrderIds(clock, nodeId(app, redis)),
-                new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L)),
-                new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry), metrics, clock);
+        StockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")));
+        SoldOutFlags soldOut = new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L));
+        Reopener reopener = new Reopener(soldOut,
+                new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry));
+        Purchaser purchaser = new Purchaser(reserver, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
+                reopener, metrics, clock);
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
                 config.get("kafka.writer-group").asString().orElse("seckill-writer"));
-        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, lag, clock, delivery);
+        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, reopener, lag, clock,
+                delivery);
         Duration grace = Duration.ofSeconds(app.get("reconcile.grace-seconds").asLong().orElse(30L));
         if (grace.compareTo(reconciler.minGrace()) < 0) {
             throw new IllegalArgumentException("seckill.reconcile.grace-seconds must exceed kafka.delivery-timeout-ms");

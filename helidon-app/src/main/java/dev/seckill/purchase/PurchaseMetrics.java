@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Purchase meters: answers by outcome, script and Kafka latency, purchases in flight, failed compensations. */
+/**
+ * Purchase meters: answers by outcome, script and Kafka latency, purchases in flight, failed compensations,
+ * reservations their replicas did not confirm.
+ */
 public final class PurchaseMetrics {
 
     private static final String ANSWERS = "seckill.purchases";
@@ -20,6 +23,7 @@ public final class PurchaseMetrics {
     private final Timer kafka;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Counter compensationFailures;
+    private final Counter notReplicated;
 
     public PurchaseMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -30,6 +34,10 @@ public final class PurchaseMetrics {
         registry.gauge("seckill.purchases.inflight", inFlight);
         compensationFailures = Counter.builder("seckill.compensations.failed")
                 .description("Units that could not be given back after a failed publish (reconcile repairs them)")
+                .register(registry);
+        notReplicated = Counter.builder("seckill.reservations.unreplicated")
+                .description("Reservations given back and answered 503 because fewer replicas than redis.replica-acks "
+                        + "confirmed them within redis.replica-timeout-ms")
                 .register(registry);
     }
 
@@ -63,5 +71,9 @@ public final class PurchaseMetrics {
 
     public void compensationFailed() {
         compensationFailures.increment();
+    }
+
+    public void notReplicated() {
+        notReplicated.increment();
     }
 }

@@ -19,24 +19,25 @@ public final class Purchaser {
     private final OrderPublisher publisher;
     private final OrderIds ids;
     private final SoldOutFlags soldOut;
-    private final EdgeFlags edge;
+    private final Reopener reopener;
     private final PurchaseMetrics metrics;
     private final Clock clock;
 
     public Purchaser(StockReserver reserver, OrderPublisher publisher, OrderIds ids, SoldOutFlags soldOut,
-                     EdgeFlags edge, PurchaseMetrics metrics, Clock clock) {
+                     Reopener reopener, PurchaseMetrics metrics, Clock clock) {
         this.reserver = reserver;
         this.publisher = publisher;
         this.ids = ids;
         this.soldOut = soldOut;
-        this.edge = edge;
+        this.reopener = reopener;
         this.metrics = metrics;
         this.clock = clock;
     }
 
     /**
      * @return the outcome as the reserver decided it; {@code Queued} only once the order is in Kafka
-     * @throws DependencyUnavailable when Redis or Kafka fails (any unit taken has been given back, or reconcile will)
+     * @throws DependencyUnavailable when Redis or Kafka fails, or the reservation did not reach its replicas (any
+     *         unit taken has been given back, or reconcile will)
      */
     public PurchaseOutcome attempt(Sale sale, User user) {
         if (soldOut.isSoldOut(sale.id())) {
@@ -44,7 +45,14 @@ public final class Purchaser {
         }
         long orderId = ids.next();
         long now = clock.millis();
-        PurchaseOutcome outcome = metrics.script().record(() -> reserver.reserve(sale, user.id(), orderId, now));
+        PurchaseOutcome outcome;
+        try {
+            outcome = metrics.script().record(() -> reserver.reserve(sale, user.id(), orderId, now));
+        } catch (ReservationNotReplicated e) {
+            metrics.notReplicated();
+            giveBack(sale.id(), user.id(), orderId);
+            throw e;
+        }
         if (outcome instanceof PurchaseOutcome.Queued) {
             publish(OrderEvent.of(orderId, sale.id(), user.id(), sale.priceCents(), now));
         } else if (outcome instanceof PurchaseOutcome.SoldOut) {
@@ -62,15 +70,13 @@ public final class Purchaser {
         }
     }
 
-    /** Compensates a reservation whose order never reached Kafka; a failure here is left to reconcile. */
+    /**
+     * Compensates a reservation that must not become an order (not in Kafka, or not on the replicas); a failure here
+     * is left to reconcile.
+     */
     private void giveBack(long saleId, long userId, long orderId) {
         try {
-            long remaining = reserver.compensate(saleId, userId, orderId);
-            if (remaining == 1) {
-                // Stock came back from zero: let buyers in again, here and at the edge.
-                soldOut.clear(saleId);
-                edge.clearSoldOut(saleId);
-            }
+            reopener.unitReturned(saleId, reserver.compensate(saleId, userId, orderId));
         } catch (RuntimeException e) {
             metrics.compensationFailed();
             LOG.log(System.Logger.Level.ERROR, "failed to give back the unit of order " + orderId + " (sale " + saleId

@@ -2,35 +2,73 @@ package dev.seckill.purchase;
 
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
+import dev.seckill.redis.Synced;
 import dev.seckill.sale.Sale;
 import org.redisson.client.RedisException;
 
 import java.util.List;
 
-/** The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back. */
+/**
+ * The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back. With {@link ReplicaAcks} wanted,
+ * a reservation counts only once enough replicas hold it (confirm.lua and WAIT).
+ */
 public final class RedisStockReserver implements StockReserver {
 
     private final ScriptRunner scripts;
     private final LimiterSettings limiter;
+    private final ReplicaAcks acks;
 
-    public RedisStockReserver(ScriptRunner scripts, LimiterSettings limiter) {
+    public RedisStockReserver(ScriptRunner scripts, LimiterSettings limiter, ReplicaAcks acks) {
         this.scripts = scripts;
         this.limiter = limiter;
+        this.acks = acks;
     }
 
+    /**
+     * @throws ReservationNotReplicated when the unit was reserved but too few replicas confirmed it (the caller
+     *         gives it back)
+     */
     @Override
     public PurchaseOutcome reserve(Sale sale, long userId, long orderId, long nowMillis) {
-        List<Object> r;
+        PurchaseOutcome outcome;
         try {
-            r = scripts.list(Script.PURCHASE, Keys.purchase(sale.id(), userId),
+            outcome = outcome(sale, orderId, scripts.list(Script.PURCHASE, Keys.purchase(sale.id(), userId),
                     Long.toString(userId), Long.toString(orderId), Long.toString(nowMillis),
-                    Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst()));
+                    Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst())));
         } catch (RedisException e) {
             throw new DependencyUnavailable("failed to run purchase.lua for sale " + sale.id(), e);
         }
-        return outcome(sale, orderId, r);
+        // Only a reservation needs its replicas: a refusal wrote nothing a failover could turn into a second sale
+        // (at most the limiter's bucket forgets a token), so it answers without waiting for any.
+        if (outcome instanceof PurchaseOutcome.Queued && acks.wanted()) {
+            requireReplicated(sale.id(), orderId, confirm(sale.id(), userId, orderId), acks);
+        }
+        return outcome;
+    }
+
+    /** confirm.lua and WAIT: whether the reservation is still there, and how many replicas have it. */
+    private Synced confirm(long saleId, long userId, long orderId) {
+        try {
+            return scripts.numberSynced(Script.CONFIRM, Keys.confirm(saleId), acks, Long.toString(userId),
+                    Long.toString(orderId));
+        } catch (RedisException e) {
+            // The reservation may stand on the master alone: the caller gives it back like any unconfirmed one.
+            throw new ReservationNotReplicated(saleId, orderId, "its confirmation failed: " + e.getMessage());
+        }
+    }
+
+    /** A reservation stands once it is still on its master (confirm.lua 1) and enough replicas hold it. */
+    static void requireReplicated(long saleId, long orderId, Synced confirmed, ReplicaAcks acks) {
+        if (confirmed.reply() != 1) {
+            throw new ReservationNotReplicated(saleId, orderId, "it is gone from its master (a failover lost it)");
+        }
+        if (!acks.satisfiedBy(confirmed.replicas())) {
+            throw new ReservationNotReplicated(saleId, orderId, "it reached " + confirmed.replicas() + " of the "
+                    + acks.required() + " replicas it needs in time");
+        }
     }
 
     /** The one mapping of purchase.lua's {code, data} reply, in the order of the script's header. */
@@ -39,7 +77,9 @@ public final class RedisStockReserver implements StockReserver {
         Object data = reply.get(1);
         return switch (Math.toIntExact(code)) {
             case 0 -> new PurchaseOutcome.Queued(Long.toString(orderId));
-            case 1 -> new PurchaseOutcome.AlreadyPurchased(data.toString());
+            // Our own order id: the client retried a script that had run (its answer was lost), so it is ours.
+            case 1 -> data.toString().equals(Long.toString(orderId)) ? new PurchaseOutcome.Queued(Long.toString(orderId))
+                    : new PurchaseOutcome.AlreadyPurchased(data.toString());
             case 2 -> new PurchaseOutcome.SoldOut(false);
             case 3 -> new PurchaseOutcome.NotStarted(sale.startsAt(), ((Number) data).longValue());
             case 4 -> new PurchaseOutcome.SaleEnded();

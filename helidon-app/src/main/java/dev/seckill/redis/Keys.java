@@ -47,6 +47,11 @@ public final class Keys {
         return List.of(stock(saleId), buyers(saleId));
     }
 
+    /** KEYS of confirm.lua, in its order. */
+    public static List<Object> confirm(long saleId) {
+        return List.of(buyers(saleId));
+    }
+
     /** KEYS of conserve.lua, in its order. */
     public static List<Object> conserve(long saleId) {
         return compensate(saleId);

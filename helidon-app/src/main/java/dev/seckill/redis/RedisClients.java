@@ -1,39 +1,92 @@
 package dev.seckill.redis;
 
 import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.config.BaseConfig;
+import org.redisson.config.ReadMode;
+import org.redisson.config.SubscriptionMode;
 
-/** Builds the Redisson client from the {@code redis} config section. */
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Builds the Redisson client: the service's from its {@code redis} config section, and anyone else's (tests, the
+ * bench) from an address or a node list and a password, through the same settings and defaults.
+ */
 public final class RedisClients {
 
     private RedisClients() {
     }
 
     public static RedissonClient create(Config redis) {
+        return create(RedisSettings.from(redis));
+    }
+
+    public static RedissonClient create(RedisSettings settings) {
+        return Redisson.create(redissonConfig(settings));
+    }
+
+    /**
+     * The one way to open the stack's Redis outside the service.
+     *
+     * @param address  the single server, {@code redis://host:port}; ignored when {@code nodes} is not blank
+     * @param nodes    Redis Cluster seed nodes, comma-separated ({@code host:port} or {@code redis://host:port});
+     *                 blank or null: the single server
+     * @param password empty or null: no AUTH
+     */
+    public static RedissonClient connect(String address, String nodes, String password) {
+        Map<String, String> redis = new HashMap<>();
+        if (address != null) {
+            redis.put("address", address);
+        }
+        redis.put("nodes", nodes == null ? "" : nodes);
+        redis.put("password", password == null ? "" : password);
+        return create(Config.just(ConfigSources.create(redis)));
+    }
+
+    static org.redisson.config.Config redissonConfig(RedisSettings s) {
         org.redisson.config.Config cfg = new org.redisson.config.Config();
         // Scripts and keys are plain strings and integers; the default binary codec would garble Lua arguments.
         cfg.setCodec(StringCodec.INSTANCE);
-        int timeout = redis.get("timeout-ms").asInt().orElse(1000);
-        var server = cfg.useSingleServer();
         // Empty: a Redis without AUTH (a bare local one); bin/seckill generates one into the run directory.
-        String password = redis.get("password").asString().orElse("");
-        if (!password.isEmpty()) {
-            server.setPassword(password);
+        if (!s.password().isEmpty()) {
+            cfg.setPassword(s.password());
         }
-        server
-                .setAddress(redis.get("address").asString().orElse("redis://127.0.0.1:16379"))
-                .setTimeout(timeout)
-                .setConnectTimeout(timeout)
-                // Fail fast: a purchase that cannot reach Redis answers 503 instead of waiting through retries.
-                .setRetryAttempts(1)
-                .setConnectionPoolSize(redis.get("pool").asInt().orElse(256))
-                .setConnectionMinimumIdleSize(32)
-                // Keep trying to reconnect in the background while Redis is down.
-                .setPingConnectionInterval(1000);
+        if (s.cluster()) {
+            limits(cfg.useClusterServers(), s)
+                    .addNodeAddress(s.nodes().toArray(String[]::new))
+                    // Stock, buyers and buckets are read where they are written: a replica may be behind.
+                    // Subscriptions on masters too, so the client opens no pools on replicas at all.
+                    .setReadMode(ReadMode.MASTER)
+                    .setSubscriptionMode(SubscriptionMode.MASTER)
+                    // Topology refresh: a promoted replica is used within a second of the cluster's failover,
+                    // not after the default 5 s of answering 503 for its shard.
+                    .setScanInterval(1000)
+                    // Per master: each shard gets the pool a single server gets.
+                    .setMasterConnectionPoolSize(s.pool())
+                    .setMasterConnectionMinimumIdleSize(Math.min(32, s.pool()));
+        } else {
+            limits(cfg.useSingleServer(), s)
+                    .setAddress(s.address())
+                    .setConnectionPoolSize(s.pool())
+                    .setConnectionMinimumIdleSize(Math.min(32, s.pool()));
+        }
         // Do not fail start-up when Redis is down: readiness reports it and purchases answer 503 until it is back.
         cfg.setLazyInitialization(true);
-        return Redisson.create(cfg);
+        return cfg;
+    }
+
+    /** What a single server and a cluster share: timeouts, retries and the background reconnect. */
+    private static <T extends BaseConfig<T>> T limits(T server, RedisSettings s) {
+        return server
+                .setTimeout(s.timeoutMs())
+                .setConnectTimeout(s.timeoutMs())
+                // Fail fast: a purchase that cannot reach Redis answers 503 instead of waiting through retries.
+                .setRetryAttempts(1)
+                // Keep trying to reconnect in the background while Redis is down.
+                .setPingConnectionInterval(1000);
     }
 }

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 public enum Script {
     PURCHASE("purchase.lua"),
     COMPENSATE("compensate.lua"),
+    CONFIRM("confirm.lua"),
     PREHEAT("preheat.lua"),
     CONSERVE("conserve.lua");
 

@@ -1,32 +1,39 @@
 package dev.seckill.redis;
 
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * Runs the scripts of {@link Script} by EVALSHA through Redisson with a String codec. Scripts are loaded once at
- * start; when Redis has forgotten them (restart, SCRIPT FLUSH) the NOSCRIPT answer is caught, the script is
- * loaded again and the call retried once.
+ * start, on every master. When the node that holds a call's keys has forgotten them, the NOSCRIPT answer is caught,
+ * the script is loaded on that node and the call retried once: after a restart, a SCRIPT FLUSH, or a failover
+ * (Redis 7 does not replicate SCRIPT LOAD, so a promoted replica starts without the scripts).
  */
 public final class ScriptRunner {
 
     private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
 
+    private final RedissonClient redis;
     private final RScript script;
 
     public ScriptRunner(RedissonClient redis) {
+        this.redis = redis;
         this.script = redis.getScript(StringCodec.INSTANCE);
     }
 
-    /** Loads every script; a Redis that is down now is not fatal (calls load on demand). */
+    /** Loads every script on every master; a Redis that is down now is not fatal (calls load on demand). */
     public void loadAll() {
         for (Script s : Script.values()) {
             try {
-                load(s);
+                check(s, script.scriptLoad(s.body()));
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "failed to load " + s.file() + " at start (will load on first use): "
                         + e.getMessage());
@@ -36,26 +43,57 @@ public final class ScriptRunner {
 
     /** Runs a script that returns an array: integers come back as Long, strings as String. */
     public List<Object> list(Script s, List<Object> keys, Object... args) {
-        return run(s, RScript.ReturnType.LIST, keys, args);
+        return reloading(s, keys, () -> script.evalSha(key(keys), RScript.Mode.READ_WRITE, s.sha(),
+                RScript.ReturnType.LIST, keys, args));
     }
 
     /** Runs a script that returns an integer. */
     public long number(Script s, List<Object> keys, Object... args) {
-        Long r = run(s, RScript.ReturnType.LONG, keys, args);
+        Long r = reloading(s, keys, () -> script.evalSha(key(keys), RScript.Mode.READ_WRITE, s.sha(),
+                RScript.ReturnType.LONG, keys, args));
         return r;
     }
 
-    private <T> T run(Script s, RScript.ReturnType type, List<Object> keys, Object... args) {
+    /**
+     * Runs a script that returns an integer, then waits until {@code acks.required()} replicas of its node have the
+     * connection's writes, or {@code acks.timeout()} passed. The script and WAIT share one connection, in this
+     * order, because WAIT counts only the writes of its own connection (WAIT inside the script would not block).
+     * Redisson adds the WAIT timeout to the batch's response timeout, so a slow replica is a low count, not a
+     * client timeout.
+     */
+    public Synced numberSynced(Script s, List<Object> keys, ReplicaAcks acks, Object... args) {
+        return reloading(s, keys, () -> {
+            RBatch batch = redis.createBatch(BatchOptions.defaults().sync(acks.required(), acks.timeout()));
+            batch.getScript(StringCodec.INSTANCE).evalShaAsync(key(keys), RScript.Mode.READ_WRITE, s.sha(),
+                    RScript.ReturnType.LONG, keys, args);
+            return Synced.of(batch.execute());
+        });
+    }
+
+    /** The key that routes a call: every key of a script shares one hash tag, so the first names its node. */
+    private static String key(List<Object> keys) {
+        return (String) keys.get(0);
+    }
+
+    private <T> T reloading(Script s, List<Object> keys, Supplier<T> call) {
         try {
-            return script.evalSha(RScript.Mode.READ_WRITE, s.sha(), type, keys, args);
+            return call.get();
         } catch (RedisNoScriptException e) {
-            load(s);
-            return script.evalSha(RScript.Mode.READ_WRITE, s.sha(), type, keys, args);
+            loadOn(s, key(keys));
+            return call.get();
         }
     }
 
-    private void load(Script s) {
-        String sha = script.scriptLoad(s.body());
+    /** Loads a script on the node that holds {@code key} (in a cluster, only that master forgot it). */
+    private void loadOn(Script s, String key) {
+        try {
+            check(s, script.scriptLoadAsync(key, s.body()).toCompletableFuture().join());
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private static void check(Script s, String sha) {
         if (!sha.equals(s.sha())) {
             throw new IllegalStateException("Redis returned SHA " + sha + " for " + s.file() + ", expected " + s.sha());
         }

@@ -119,6 +119,24 @@ class ReconcileIT {
     }
 
     @Test
+    void aUnitReleasedIntoASoldOutSaleReopensItAtTheEdge() {
+        long sale = sale(2);
+        buyConfirmed(sale, 1);
+        // A ghost holds the last unit, and the edge has learnt the sale is sold out.
+        long orderId = new OrderIds(Clock.fixed(Instant.now().minusSeconds(60), ZoneOffset.UTC), 1).next();
+        redis.getMap(Keys.buyers(sale)).put(Long.toString(USERS.incrementAndGet()), Long.toString(orderId));
+        redis.getAtomicLong(Keys.stock(sale)).decrementAndGet();
+        String flag = stack.edgeUrl() + "/edge/flags/sold-out/" + sale;
+        assertEquals(200, http.send("PUT", flag + "?ttl=600", null).status());
+        assertTrue(http.get(flag).json().path("soldOut").asBoolean());
+
+        assertEquals(List.of("RELEASED"), actions(reconcile(sale, "?graceSeconds=10")));
+        // Issue 13: a unit coming back clears the flag at every edge, not after the flag's TTL.
+        Await.until(Duration.ofSeconds(10), () -> !http.get(flag).json().path("soldOut").asBoolean(),
+                "the edge's sold-out flag to be cleared");
+    }
+
+    @Test
     void aYoungReservationIsLeftAloneAsPending() {
         long sale = sale(5);
         long user = USERS.incrementAndGet();

@@ -17,6 +17,7 @@ import dev.seckill.purchase.OrderPublisher;
 import dev.seckill.purchase.PurchaseMetrics;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
+import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.sale.FakeSales;
 import dev.seckill.sale.Sale;
@@ -74,7 +75,7 @@ final class FakeApi {
         PurchaseMetrics metrics = new PurchaseMetrics(registry);
         Purchaser purchaser = new Purchaser(reserver,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
-                new OrderIds(clock, 1), soldOut, new EdgeFlags("", registry), metrics, clock);
+                new OrderIds(clock, 1), soldOut, new Reopener(soldOut, new EdgeFlags("", registry)), metrics, clock);
         HttpService admin = rules -> rules.any((req, res) ->
                 Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));
         routes = new Routes(

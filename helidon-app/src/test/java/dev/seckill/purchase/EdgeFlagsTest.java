@@ -12,10 +12,15 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The service clears the edges' sold-out flag; a clear that fails is counted (issue 12). */
+/**
+ * The service clears the edges' sold-out flag, every edge side by side (issue 13); a clear that fails is counted
+ * (issue 12).
+ */
 class EdgeFlagsTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -53,6 +58,33 @@ class EdgeFlagsTest {
         calls.forEach(c -> assertEquals("DELETE", c.split(" ")[0]));
         calls.forEach(c -> assertEquals("/edge/flags/sold-out/7", c.split(" ")[2]));
         assertEquals(0, failed());
+    }
+
+    @Test
+    void anEdgeThatHangsDelaysNoOtherEdge() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer hanging = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        hanging.setExecutor(Executors.newCachedThreadPool());
+        hanging.createContext("/", ex -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        hanging.start();
+        edges.add(hanging);
+        String answering = edge(204);
+        try {
+            new EdgeFlags("http://127.0.0.1:" + hanging.getAddress().getPort() + "," + answering, registry)
+                    .clearSoldOut(7);
+            // The second edge is told while the first still holds its call: the calls run side by side.
+            Await.until(Duration.ofSeconds(10), () -> calls.size() == 1, "the answering edge to be called");
+        } finally {
+            release.countDown();
+        }
     }
 
     @Test

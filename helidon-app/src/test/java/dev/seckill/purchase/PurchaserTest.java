@@ -42,7 +42,8 @@ class PurchaserTest {
 
     private Purchaser purchaser(MockProducer<String, byte[]> producer) {
         return new Purchaser(reserver, new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
-                new OrderIds(clock, 1), flags, new EdgeFlags("", registry), new PurchaseMetrics(registry), clock);
+                new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)), new PurchaseMetrics(registry),
+                clock);
     }
 
     private static MockProducer<String, byte[]> producer(boolean autoComplete) {
@@ -107,6 +108,17 @@ class PurchaserTest {
         reserver.duringReserve(() -> { });
         assertInstanceOf(PurchaseOutcome.Queued.class, purchaser.attempt(SALE, new User(43)),
                 "the unit given back is on sale again, not hidden behind the local flag");
+    }
+
+    @Test
+    void aReservationItsReplicasDidNotConfirmIsGivenBackUnpublishedAndCounted() {
+        MockProducer<String, byte[]> producer = producer(true);
+        reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "it reached 0 of the 1 replicas it needs"));
+        // Unavailable, so the buyer is told to retry (503 with Retry-After), never 202 on a unit only the master has.
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
+        assertEquals(1, reserver.givenBack().size(), "the unit is given back");
+        assertTrue(producer.history().isEmpty(), "no order for it");
+        assertEquals(1, registry.get("seckill.reservations.unreplicated").counter().count());
     }
 
     @Test

@@ -1,21 +1,19 @@
 package dev.seckill.redis;
 
 import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.redisson.api.RedissonClient;
 
-import java.util.Map;
-
-/** A Redis client on the test stack's Redis, built the way the service builds its own (address and password). */
+/**
+ * A Redis client on the test stack's Redis, built by the service's own factory: its single server, or its cluster
+ * when SECKILL_REDIS_NODES names one.
+ */
 public final class StackRedis {
 
     private StackRedis() {
     }
 
     public static RedissonClient connect() {
-        Stack stack = Stack.get();
-        return RedisClients.create(Config.just(ConfigSources.create(Map.of(
-                "address", stack.redisAddress(), "password", stack.redisPassword()))));
+        return RedisClients.connect(Stack.get().redisAddress(), System.getenv("SECKILL_REDIS_NODES"),
+                Stack.get().redisPassword());
     }
 }

@@ -1,0 +1,145 @@
+package dev.seckill.redis;
+
+import dev.seckill.event.OrderEvent;
+import dev.seckill.identity.User;
+import dev.seckill.purchase.DeliveryTimeout;
+import dev.seckill.purchase.EdgeFlags;
+import dev.seckill.purchase.LimiterSettings;
+import dev.seckill.purchase.OrderIds;
+import dev.seckill.purchase.OrderPublisher;
+import dev.seckill.purchase.PurchaseMetrics;
+import dev.seckill.purchase.PurchaseOutcome;
+import dev.seckill.purchase.Purchaser;
+import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.Reopener;
+import dev.seckill.purchase.ReservationNotReplicated;
+import dev.seckill.purchase.SoldOutFlags;
+import dev.seckill.sale.Sale;
+import dev.seckill.testkit.Stack;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.protocol.RedisCommands;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The scripts on a Redis Cluster with replicas and a password (issue 13): the whole {@link ScriptContract}, plus
+ * what only a cluster has: a reservation is on its shard's replica when the purchase returns, one that too few
+ * replicas confirmed is given back, a refusal waits for no replica, and a master that forgot the scripts (as a
+ * promoted replica does) gets them again on its own. Runs in the cluster test phase (SECKILL_REDIS_NODES: the
+ * cluster's nodes as host:port).
+ */
+@Tag("cluster")
+@EnabledIfEnvironmentVariable(named = "SECKILL_REDIS_NODES", matches = ".+")
+class ClusterScriptsIT extends ScriptContract {
+
+    private static final String NODES = System.getenv("SECKILL_REDIS_NODES");
+    private static final ReplicaAcks ONE_REPLICA = new ReplicaAcks(1, Duration.ofSeconds(2));
+
+    private ClusterNodes nodes;
+
+    @Override
+    RedissonClient connect() {
+        return RedisClients.connect(null, NODES, Stack.get().redisPassword());
+    }
+
+    @BeforeAll
+    void openNodes() {
+        nodes = new ClusterNodes(NODES, Stack.get().redisPassword());
+        assertFalse(nodes.replicas().isEmpty(), "the cluster has replicas");
+    }
+
+    @AfterAll
+    void closeNodes() {
+        nodes.close();
+    }
+
+    private RedisStockReserver reserver(ReplicaAcks acks) {
+        return new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), acks);
+    }
+
+    @Test
+    void aSyncedReservationIsOnItsShardsReplicaWhenTheCallReturns() {
+        Sale sale = preheated(3);
+        assertEquals(new PurchaseOutcome.Queued("700"), reserver(ONE_REPLICA).reserve(sale, 7, 700, START + 1));
+        // No wait of our own: the replica must have it already, or the 202 would rest on the master alone.
+        List<ClusterNodes.Node> replicas = nodes.replicasOf(Keys.stock(sale.id()));
+        assertFalse(replicas.isEmpty(), "the sale's master has a replica");
+        for (ClusterNodes.Node r : replicas) {
+            assertEquals(Optional.of("700"), r.read(RedisCommands.HGET, Keys.buyers(sale.id()), "7"), r.address());
+            assertEquals(Optional.of("2"), r.read(RedisCommands.GET, Keys.stock(sale.id())), r.address());
+        }
+    }
+
+    @Test
+    void aRefusalNeedsNoReplica() {
+        Sale sale = preheated(1);
+        assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));
+        // More replicas than there are: a reservation could never stand, but a refusal waits for none.
+        int shardReplicas = nodes.replicasOf(Keys.stock(sale.id())).size();
+        RedisStockReserver demanding = reserver(new ReplicaAcks(shardReplicas + 1, Duration.ofSeconds(5)));
+        assertEquals(new PurchaseOutcome.SoldOut(false), demanding.reserve(sale, 2, 102, START + 2));
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("101"), demanding.reserve(sale, 1, 103, START + 3));
+    }
+
+    @Test
+    void aReservationTooFewReplicasConfirmedIsGivenBackAndNeverPublished() {
+        Sale sale = preheated(2);
+        // More replicas than the shard has: WAIT returns short after its timeout, as with a dead or lagging replica.
+        int shardReplicas = nodes.replicasOf(Keys.stock(sale.id())).size();
+        RedisStockReserver demanding = reserver(new ReplicaAcks(shardReplicas + 1, Duration.ofMillis(100)));
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(START + 1), ZoneOffset.UTC);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
+                new ByteArraySerializer());
+        SoldOutFlags flags = new SoldOutFlags(clock, 1000);
+        Purchaser purchaser = new Purchaser(demanding,
+                new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
+                new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)),
+                new PurchaseMetrics(registry), clock);
+
+        assertThrows(ReservationNotReplicated.class, () -> purchaser.attempt(sale, new User(2)));
+        assertTrue(producer.history().isEmpty(), "no order");
+        assertEquals(2L, stock.remaining(sale.id()), "the unit came back");
+        assertEquals(Optional.empty(), stock.buyerOrder(sale.id(), 2), "the buyer may try again");
+    }
+
+    @Test
+    void aMasterThatForgotTheScriptsGetsThemAgainAndOnlyIt() {
+        Sale sale = preheated(2);
+        // Every master forgets, as a replica promoted after a failover starts (SCRIPT LOAD is not replicated).
+        nodes.masters().forEach(m -> m.read(RedisCommands.SCRIPT_FLUSH));
+        try {
+            assertInstanceOf(PurchaseOutcome.Queued.class, reserver(ONE_REPLICA).reserve(sale, 1, 101, START + 1));
+            assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 2, 102, START + 2));
+            ClusterNodes.Node owner = nodes.masterOf(Keys.stock(sale.id()));
+            for (ClusterNodes.Node m : nodes.masters()) {
+                List<Boolean> loaded = m.<List<Boolean>>read(RedisCommands.SCRIPT_EXISTS, Script.PURCHASE.sha(),
+                        Script.CONFIRM.sha()).orElseThrow();
+                assertEquals(List.of(m.equals(owner), m.equals(owner)), loaded,
+                        m.address() + " (the sale's master: " + owner.address() + ")");
+            }
+        } finally {
+            scripts.loadAll();
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package dev.seckill.redis;
+
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.purchase.LimiterSettings;
+import dev.seckill.purchase.PurchaseOutcome;
+import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleStock;
+import dev.seckill.sale.StockChange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.redisson.api.RedissonClient;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every return code of every Redis script, against a real Redis, with a fixed clock (time is an argument). Written
+ * once; {@link ScriptsIT} runs it on the stack's Redis, {@link ClusterScriptsIT} on a Redis Cluster, where each
+ * sale's hash tag puts it on one of the shards.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ScriptContract {
+
+    static final long START = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
+    private static final long END = START + 3_600_000;
+    private static final AtomicLong SALE_IDS = new AtomicLong(9_000_000_000L + System.nanoTime() % 1_000_000_000L);
+
+    RedissonClient redis;
+    ScriptRunner scripts;
+    SaleStock stock;
+    RedisStockReserver reserver;
+
+    /** The Redis to run the scripts on. */
+    abstract RedissonClient connect();
+
+    @BeforeAll
+    void connectAndLoad() {
+        redis = connect();
+        scripts = new ScriptRunner(redis);
+        scripts.loadAll();
+        stock = new SaleStock(redis, scripts);
+        reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
+    }
+
+    @AfterAll
+    void close() {
+        redis.shutdown();
+    }
+
+    static Sale sale(int units) {
+        return new Sale(SALE_IDS.incrementAndGet(), "s", 100, units, Instant.ofEpochMilli(START), Instant.ofEpochMilli(END));
+    }
+
+    Sale preheated(int units) {
+        Sale sale = sale(units);
+        assertTrue(stock.preheat(sale, units));
+        return sale;
+    }
+
+    @Test
+    void preheatWritesOnceAndNeverAgain() {
+        Sale sale = sale(5);
+        assertTrue(stock.preheat(sale, 5));
+        reserver.reserve(sale, 1, 11, START + 1);
+        assertFalse(stock.preheat(sale, 5), "a second preheat must not reset the stock");
+        assertEquals(4L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void purchaseQueuesDecrementsAndRecordsTheBuyer() {
+        Sale sale = preheated(2);
+        assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 700, START + 10));
+        assertEquals(1L, stock.remaining(sale.id()));
+        assertEquals("700", redis.getMap(Keys.buyers(sale.id())).get("7"));
+    }
+
+    @Test
+    void purchaseAnswersAlreadyPurchasedWithTheExistingOrderId() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 7, 700, START + 10);
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), reserver.reserve(sale, 7, 701, START + 20));
+        assertEquals(4L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void purchaseAnswersSoldOutWhenStockIsZeroAndNeverGoesBelowZero() {
+        Sale sale = preheated(1);
+        assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));
+        assertEquals(new PurchaseOutcome.SoldOut(false), reserver.reserve(sale, 2, 102, START + 2));
+        assertEquals(0L, stock.remaining(sale.id()));
+        assertNull(redis.getMap(Keys.buyers(sale.id())).get("2"));
+    }
+
+    @Test
+    void purchaseAnswersNotStartedWithTheStartAndTheTimeToIt() {
+        Sale sale = preheated(1);
+        assertEquals(new PurchaseOutcome.NotStarted(sale.startsAt(), 5_000), reserver.reserve(sale, 1, 101, START - 5_000));
+        assertEquals(1L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void purchaseAnswersSaleEndedAtAndAfterTheEnd() {
+        Sale sale = preheated(1);
+        assertEquals(new PurchaseOutcome.SaleEnded(), reserver.reserve(sale, 1, 101, END));
+        assertEquals(1L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void purchaseRateLimitsAUserBeyondTheBurstAndRefillsWithTime() {
+        Sale sale = preheated(1);
+        long t = START - 60_000;
+        for (int i = 0; i < 3; i++) {
+            assertInstanceOf(PurchaseOutcome.NotStarted.class, reserver.reserve(sale, 5, 500 + i, t));
+        }
+        assertEquals(new PurchaseOutcome.RateLimited(1_000), reserver.reserve(sale, 5, 510, t),
+                "one token per second at rate 1");
+        assertInstanceOf(PurchaseOutcome.RateLimited.class, reserver.reserve(sale, 5, 511, t + 500));
+        assertInstanceOf(PurchaseOutcome.NotStarted.class, reserver.reserve(sale, 5, 512, t + 1_000),
+                "a token is back after a second");
+        assertInstanceOf(PurchaseOutcome.NotStarted.class, reserver.reserve(sale, 6, 600, t),
+                "another user has a bucket of its own");
+    }
+
+    @Test
+    void purchaseFailsAsUnavailableWhenTheSaleKeysAreAbsent() {
+        Sale sale = preheated(3);
+        redis.getKeys().delete(Keys.stock(sale.id()), Keys.meta(sale.id()));
+        assertThrows(DependencyUnavailable.class, () -> reserver.reserve(sale, 1, 101, START + 1));
+        assertNull(stock.remaining(sale.id()), "no fresh stock appears");
+    }
+
+    @Test
+    void compensateGivesTheUnitBackOnlyForTheMatchingOrderAndOnlyOnce() {
+        Sale sale = preheated(1);
+        long id = sale.id();
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(-1, reserver.compensate(id, 1, 999), "another order id changes nothing");
+        assertEquals(0L, stock.remaining(id));
+        assertEquals(1, reserver.compensate(id, 1, 101));
+        assertEquals(1L, stock.remaining(id));
+        assertNull(redis.getMap(Keys.buyers(id)).get("1"));
+        assertEquals(-1, reserver.compensate(id, 1, 101), "a second compensation changes nothing");
+        assertEquals(1L, stock.remaining(id));
+    }
+
+    @Test
+    void confirmRewritesTheMarkOfTheReservationAndAnswersOne() {
+        Sale sale = preheated(2);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(1, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "1", "101"));
+        assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
+        assertEquals(1L, stock.remaining(sale.id()), "the stock is not touched");
+    }
+
+    @Test
+    void confirmAnswersZeroAndWritesNothingForAnAbsentOrAnotherOrder() {
+        Sale sale = preheated(2);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(0, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "1", "999"));
+        assertEquals(0, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "2", "102"));
+        assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
+        assertNull(redis.getMap(Keys.buyers(sale.id())).get("2"), "no mark is made up");
+    }
+
+    @Test
+    void conserveChangesNothingWhenRemainingAndBuyersAlreadyAddUp() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(new StockChange(4, 4), stock.conserve(sale));
+        assertEquals(4L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void conserveSetsRemainingToTheTotalMinusTheRecordedBuyers() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 1, 101, START + 1);
+        stock.markBuyer(sale.id(), 2, 102);
+        assertEquals(new StockChange(4, 3), stock.conserve(sale), "a mark put back takes its unit");
+        redis.getAtomicLong(Keys.stock(sale.id())).set(0);
+        assertEquals(new StockChange(0, 3), stock.conserve(sale), "a lost unit comes back");
+        assertEquals(3L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void conserveNeverSetsRemainingBelowZero() {
+        Sale sale = preheated(1);
+        stock.markBuyer(sale.id(), 1, 101);
+        stock.markBuyer(sale.id(), 2, 102);
+        assertEquals(new StockChange(1, 0), stock.conserve(sale));
+        assertEquals(0L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void conserveAnswersMinusOneAndCreatesNothingWhenTheStockKeyIsAbsent() {
+        Sale sale = preheated(3);
+        redis.getKeys().delete(Keys.stock(sale.id()));
+        assertEquals(new StockChange(-1, -1), stock.conserve(sale));
+        assertNull(stock.remaining(sale.id()), "a sale to rebuild is not conserved into existence");
+    }
+
+    @Test
+    void scriptsRecoverFromNoscriptAfterAScriptFlush() {
+        Sale sale = preheated(2);
+        redis.getScript().scriptFlush();
+        assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));
+    }
+}
