@@ -100,7 +100,9 @@ kafka_format() {
   [ -s "$RUN/kafka-cluster-id" ] || kafka_java kafka.tools.StorageTool random-uuid > "$RUN/kafka-cluster-id"
   kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --cluster-id "$(cat "$RUN/kafka-cluster-id")"
 }
-# Three copies, two of which must have a record before it is acknowledged; a replica that fell behind never leads.
+# The dead-letter topic like the orders topic: partitioned alike, three copies, two of which must have a record
+# before it is acknowledged; a replica that fell behind never leads.
+kafka_topics() { echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:$KAFKA_PARTITIONS"; }
 KAFKA_TOPIC_ARGS=(--replication-factor 3 --config min.insync.replicas=2 --config unclean.leader.election.enable=false)
 
 # ---------------------------------------------------------------- services, writers, edges
