@@ -8,15 +8,6 @@
 
 # NODES is the TOPOLOGY setting (stack_settings).
 
-port_settings_of() {
-  case $(kind_of "$1") in
-    redis) echo REDIS_PORT REDIS_BUS_PORT ;;
-    kafka) echo KAFKA_PORT KAFKA_CONTROLLER_PORT ;;
-    service) echo SERVICE_PORT ADMIN_PORT ;;
-    *) local k; k=$(kind_of "$1"); echo "${k^^}_PORT" ;;
-  esac
-}
-
 # ---------------------------------------------------------------- Redis Cluster
 # The bus port is set, not left at port + 10000, so every port of the cluster is a setting of bin/stack.env. A node
 # that misses NODE_TIMEOUT ms of pings is failed over (its replica promoted some seconds later). Without full
@@ -109,7 +100,9 @@ kafka_format() {
   [ -s "$RUN/kafka-cluster-id" ] || kafka_java kafka.tools.StorageTool random-uuid > "$RUN/kafka-cluster-id"
   kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --cluster-id "$(cat "$RUN/kafka-cluster-id")"
 }
-# Three copies, two of which must have a record before it is acknowledged; a replica that fell behind never leads.
+# The dead-letter topic like the orders topic: partitioned alike, three copies, two of which must have a record
+# before it is acknowledged; a replica that fell behind never leads.
+kafka_topics() { echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:$KAFKA_PARTITIONS"; }
 KAFKA_TOPIC_ARGS=(--replication-factor 3 --config min.insync.replicas=2 --config unclean.leader.election.enable=false)
 
 # ---------------------------------------------------------------- services, writers, edges

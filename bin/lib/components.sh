@@ -20,9 +20,10 @@ joined() {
   echo "$out"
 }
 
-# The settings that hold a kind's ports, its main one first (cluster: Redis adds its bus port).
+# The settings that hold a kind's ports, its main one first (Redis has a bus port in the cluster only).
 port_settings_of() {
   case $(kind_of "$1") in
+    redis) echo REDIS_PORT ${REDIS_BUS_PORT:+REDIS_BUS_PORT} ;;
     kafka) echo KAFKA_PORT KAFKA_CONTROLLER_PORT ;;
     service) echo SERVICE_PORT ADMIN_PORT ;;
     *) local k; k=$(kind_of "$1"); echo "${k^^}_PORT" ;;
