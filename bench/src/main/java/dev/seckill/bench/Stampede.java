@@ -34,7 +34,11 @@ public final class Stampede {
     public record User(long id, String token) {
     }
 
-    /** What to run. {@code pauseMillis} is the shopper's pause before clicking again after a 429 or 503. */
+    /**
+     * What to run. {@code pauseMillis} spreads the shoppers' clicks after a 429, 503 or no answer: a shopper waits the
+     * answer's Retry-After (as the sale page does) plus up to that long, or without one half to one and a half times
+     * it.
+     */
     public record Plan(String baseUrl, long saleId, List<User> users, int attemptsPerUser, int connections,
                        Duration maxDuration, long pauseMillis) {
     }
@@ -87,10 +91,12 @@ public final class Stampede {
             inFlight.acquire();
             long t0 = System.nanoTime();
             Attempt a;
+            long retryAfterMillis = -1;
             try {
                 HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
                 a = new Attempt(u.id(), t0 - start, System.nanoTime() - t0, r.statusCode(), match(CODE, r.body()),
                         match(ORDER, r.body()));
+                retryAfterMillis = retryAfterMillis(r);
             } catch (IOException e) {
                 // No answer at all (connection refused or reset): recorded as status 0, never as a success.
                 a = new Attempt(u.id(), t0 - start, System.nanoTime() - t0, 0, "NO_ANSWER", null);
@@ -101,8 +107,18 @@ public final class Stampede {
             if (a.status() != 429 && a.status() != 503 && a.status() != 0) {
                 return;
             }
-            Thread.sleep(plan.pauseMillis() / 2 + ThreadLocalRandom.current().nextLong(plan.pauseMillis() + 1));
+            // A shopper who is told when to retry waits that long (issue 18: the edge's total admission answers 429
+            // at once while the service is stuck, and a crowd that ignored Retry-After would spend its patience in
+            // a second, long before the service is back).
+            long jitter = ThreadLocalRandom.current().nextLong(plan.pauseMillis() + 1);
+            Thread.sleep(retryAfterMillis >= 0 ? retryAfterMillis + jitter : plan.pauseMillis() / 2 + jitter);
         }
+    }
+
+    /** The answer's Retry-After in milliseconds (whole seconds, as the contract sends it), or -1 without one. */
+    private static long retryAfterMillis(HttpResponse<String> r) {
+        return r.headers().firstValue("Retry-After").filter(v -> v.matches("[0-9]{1,4}"))
+                .map(v -> Long.parseLong(v) * 1000).orElse(-1L);
     }
 
     private static String match(Pattern p, String body) {
