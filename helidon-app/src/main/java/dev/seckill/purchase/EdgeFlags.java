@@ -10,19 +10,24 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Clears the edges' sold-out flag of a sale when stock comes back (the loopback admin location of each edge). Every
  * edge is called at once, each call bounded by {@link #TIMEOUT}, so one dead edge delays no other and a unit that
- * comes back reaches every live edge within that second. Best effort: the flag has a TTL anyway, so a lost call only
- * delays the reopening by that TTL. A call that fails or is refused is logged and counted ({@value #FAILED}), so a
- * misconfigured edge address shows.
+ * comes back reaches every live edge within that second. A call that fails is tried again after a short pause, up
+ * to {@link #ATTEMPTS} times in all (a busy edge may miss one deadline); then it is left to the edge's own re-check
+ * of the flag. Every failed attempt is logged and counted ({@value #FAILED}), so a misconfigured edge address
+ * shows.
  */
 public final class EdgeFlags {
 
     static final String FAILED = "seckill.edge.flag.clear.failed";
     /** Connect and answer, per edge: an edge on loopback or the same network answers in milliseconds. */
     static final Duration TIMEOUT = Duration.ofSeconds(1);
+    static final int ATTEMPTS = 3;
+    private static final Duration PAUSE = Duration.ofMillis(250);
     private static final System.Logger LOG = System.getLogger(EdgeFlags.class.getName());
 
     private final List<String> bases;
@@ -46,21 +51,30 @@ public final class EdgeFlags {
 
     public void clearSoldOut(long saleId) {
         for (String base : bases) {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/edge/flags/sold-out/" + saleId))
-                    .timeout(TIMEOUT).DELETE().build();
-            http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
-                if (e != null) {
-                    failed(base, saleId, e.toString());
-                } else if (r.statusCode() / 100 != 2) {
-                    failed(base, saleId, "the edge answered " + r.statusCode());
-                }
-            });
+            clear(base, saleId, 1);
         }
     }
 
-    private void failed(String base, long saleId, String cause) {
+    private void clear(String base, long saleId, int attempt) {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/edge/flags/sold-out/" + saleId))
+                .timeout(TIMEOUT).DELETE().build();
+        http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+            if (e != null) {
+                failed(base, saleId, attempt, e.toString());
+            } else if (r.statusCode() / 100 != 2) {
+                failed(base, saleId, attempt, "the edge answered " + r.statusCode());
+            }
+        });
+    }
+
+    private void failed(String base, long saleId, int attempt, String cause) {
         failures.increment();
+        boolean again = attempt < ATTEMPTS;
         LOG.log(System.Logger.Level.WARNING, "failed to clear the sold-out flag of sale " + saleId + " at " + base
-                + ": " + cause);
+                + " (attempt " + attempt + " of " + ATTEMPTS + (again ? ", trying again" : "") + "): " + cause);
+        if (again) {
+            CompletableFuture.delayedExecutor(PAUSE.toMillis() * attempt, TimeUnit.MILLISECONDS)
+                    .execute(() -> clear(base, saleId, attempt + 1));
+        }
     }
 }

@@ -90,6 +90,18 @@ final class Shoppers {
         return http.get(base + "/api/sales/" + saleId + "/order", auth(userId));
     }
 
+    /**
+     * Waits until the writer has written the order (any state but QUEUED: payBy is known) and returns the answer. A
+     * short window may have lapsed already by then on a busy machine, so the order can be EXPIRED here.
+     */
+    JsonNode awaitWritten(String orderId, long userId, Duration timeout) {
+        return Await.value(timeout, () -> {
+            HttpJson.Response r = order(orderId, userId);
+            return r.status() == 200 && !r.json().path("payBy").isMissingNode() && !r.json().path("payBy").isNull()
+                    ? r.json() : null;
+        }, "order " + orderId + " to be written");
+    }
+
     /** Waits until the order's status is {@code state} and returns the answer. */
     JsonNode await(String orderId, long userId, String state, Duration timeout) {
         return Await.value(timeout, () -> {
