@@ -4,6 +4,7 @@
 -- KEYS[2] {sk:<sale>}:buyers     hash userId -> orderId
 -- KEYS[3] {sk:<sale>}:meta       hash start, end (epoch ms)
 -- KEYS[4] {sk:<sale>}:rl:<user>  hash tokens, ts: this user's token bucket in this sale
+-- KEYS[5] {sk:<sale>}:unsent     hash userId -> "<orderId>:<ms of the last send attempt>"
 -- ARGV[1] userId
 -- ARGV[2] orderId to record if the purchase succeeds
 -- ARGV[3] now (epoch ms; passed in so tests can use a fixed clock)
@@ -17,8 +18,10 @@
 --   { 3, msToStart}   NOT_STARTED
 --   { 4, 0}           SALE_ENDED
 --   { 5, msToToken}   RATE_LIMITED: wait this long for the next token
+--   { 6, orderId}     RESEND: the user holds a unit whose order's send failed; send that order again (its entry's
+--                     time is now ARGV[3], so reconcile leaves the unit alone while this send may still land)
 --   {-1, 0}           MISSING: the sale's keys are not in Redis (never preheated, or Redis lost them)
-local stock_key, buyers_key, meta_key, bucket_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local stock_key, buyers_key, meta_key, bucket_key, unsent_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local user, order_id = ARGV[1], ARGV[2]
 local now, rate, burst = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 
@@ -54,6 +57,12 @@ end
 
 local existing = redis.call('HGET', buyers_key, user)
 if existing then
+  -- The entry names its order: one left from an order that is no longer the buyer's mark must not resend it.
+  local unsent = redis.call('HGET', unsent_key, user)
+  if unsent and string.match(unsent, '^(%d+):') == existing then
+    redis.call('HSET', unsent_key, user, existing .. ':' .. ARGV[3])
+    return {6, existing}
+  end
   return {1, existing}
 end
 
