@@ -20,6 +20,8 @@
 --   { 5, msToToken}   RATE_LIMITED: wait this long for the next token
 --   { 6, orderId}     RESEND: the user holds a unit whose order's send failed; send that order again (its entry's
 --                     time is now ARGV[3], so reconcile leaves the unit alone while this send may still land)
+--   { 7, held}        HELD: no stock left, but `held` units are held for orders whose send failed; they come back
+--                     (resent by their buyers, or released by reconcile), so the sale is not sold out yet
 --   {-1, 0}           MISSING: the sale's keys are not in Redis (never preheated, or Redis lost them)
 local stock_key, buyers_key, meta_key, bucket_key, unsent_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local user, order_id = ARGV[1], ARGV[2]
@@ -68,6 +70,12 @@ end
 
 stock = tonumber(stock)
 if stock <= 0 then
+  -- Not SOLD_OUT while units wait for a resend: that answer would set the sold-out flags, and the flags would then
+  -- turn away the very buyers whose retries resend those orders.
+  local held = redis.call('HLEN', unsent_key)
+  if held > 0 then
+    return {7, held}
+  end
   return {2, 0}
 end
 redis.call('DECR', stock_key)

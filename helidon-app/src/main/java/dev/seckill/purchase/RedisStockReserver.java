@@ -89,6 +89,9 @@ public final class RedisStockReserver implements StockReserver {
             case 5 -> new PurchaseOutcome.RateLimited(((Number) data).longValue());
             // The buyer's unit is still held for an order whose send failed: queue that order again, same id.
             case 6 -> new PurchaseOutcome.Queued(data.toString());
+            // Sold out but for units held by failed sends: they come back, so 503 and no sold-out flag.
+            case 7 -> throw new DependencyUnavailable("sale " + sale.id() + " has no stock left but " + data
+                    + " units held by failed Kafka sends; they are resent or released");
             // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
             case -1 -> throw new DependencyUnavailable("the Redis keys of sale " + sale.id() + " are missing; "
                     + "reconcile rebuilds them");

@@ -75,6 +75,11 @@ class RedisStockReserverTest {
     }
 
     @Test
+    void noStockButUnitsHeldForResendsIsUnavailableNeverSoldOut() {
+        assertThrows(DependencyUnavailable.class, () -> reply(7, 3L));
+    }
+
+    @Test
     void anUnknownCodeIsABug() {
         assertThrows(IllegalStateException.class, () -> reply(9, 0L));
     }

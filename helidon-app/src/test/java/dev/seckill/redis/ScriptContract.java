@@ -180,6 +180,18 @@ abstract class ScriptContract {
     }
 
     @Test
+    void noStockWhileAUnitWaitsForItsResendIsNotSoldOutUntilThatSendIsSettled() {
+        Sale sale = preheated(1);
+        reserver.reserve(sale, 7, 700, START + 10);
+        reserver.unsent(sale.id(), 7, 700, START + 10);
+        assertThrows(DependencyUnavailable.class, () -> reserver.reserve(sale, 8, 800, START + 20),
+                "HELD: the unit may come back, so no SOLD_OUT (which would set the flags)");
+        assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 30));
+        reserver.sent(sale.id(), 7, 700);
+        assertEquals(new PurchaseOutcome.SoldOut(false), reserver.reserve(sale, 8, 800, START + 40));
+    }
+
+    @Test
     void purchaseAnswersAlreadyPurchasedWhenTheUnsentEntryIsOfAnotherOrder() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);

@@ -82,6 +82,16 @@ public final class FaultScenario {
         return new SaleRun(site.topology(), STOCK, USERS, CLICKS, RUN);
     }
 
+    /**
+     * Makes the second crowd click up to {@code clicks} times each for up to {@code run}, instead of the usual: for
+     * a fault whose repair may take longer than that on a busy machine, so that the crowd is still there once it is
+     * repaired. Before it starts.
+     */
+    public SaleRun secondLasting(Duration run, int clicks) {
+        second = new SaleRun(site.topology(), STOCK, USERS, clicks, run);
+        return second;
+    }
+
     /** The first crowd, for what a scenario asserts of it beyond the invariants. */
     public SaleRun first() {
         return first;
