@@ -4,6 +4,7 @@
 -- KEYS[2] {sk:<sale>}:buyers     hash userId -> orderId
 -- KEYS[3] {sk:<sale>}:meta       hash start, end (epoch ms)
 -- KEYS[4] {sk:<sale>}:rl:<user>  hash tokens, ts: this user's token bucket in this sale
+-- KEYS[5] {sk:<sale>}:unsent     hash userId -> "<orderId>:<ms of the last send attempt>"
 -- ARGV[1] userId
 -- ARGV[2] orderId to record if the purchase succeeds
 -- ARGV[3] now (epoch ms; passed in so tests can use a fixed clock)
@@ -17,8 +18,12 @@
 --   { 3, msToStart}   NOT_STARTED
 --   { 4, 0}           SALE_ENDED
 --   { 5, msToToken}   RATE_LIMITED: wait this long for the next token
+--   { 6, orderId}     RESEND: the user holds a unit whose order's send failed; send that order again (its entry's
+--                     time is now ARGV[3], so reconcile leaves the unit alone while this send may still land)
+--   { 7, held}        HELD: no stock left, but `held` units are held for orders whose send failed; they come back
+--                     (resent by their buyers, or released by reconcile), so the sale is not sold out yet
 --   {-1, 0}           MISSING: the sale's keys are not in Redis (never preheated, or Redis lost them)
-local stock_key, buyers_key, meta_key, bucket_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local stock_key, buyers_key, meta_key, bucket_key, unsent_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local user, order_id = ARGV[1], ARGV[2]
 local now, rate, burst = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 
@@ -54,11 +59,23 @@ end
 
 local existing = redis.call('HGET', buyers_key, user)
 if existing then
+  -- The entry names its order: one left from an order that is no longer the buyer's mark must not resend it.
+  local unsent = redis.call('HGET', unsent_key, user)
+  if unsent and string.match(unsent, '^(%d+):') == existing then
+    redis.call('HSET', unsent_key, user, existing .. ':' .. ARGV[3])
+    return {6, existing}
+  end
   return {1, existing}
 end
 
 stock = tonumber(stock)
 if stock <= 0 then
+  -- Not SOLD_OUT while units wait for a resend: that answer would set the sold-out flags, and the flags would then
+  -- turn away the very buyers whose retries resend those orders.
+  local held = redis.call('HLEN', unsent_key)
+  if held > 0 then
+    return {7, held}
+  end
   return {2, 0}
 end
 redis.call('DECR', stock_key)

@@ -27,8 +27,13 @@ final class DryRunRepairs implements Repairs {
     }
 
     @Override
-    public void release(long saleId, long userId, long orderId) {
+    public boolean release(long saleId, long userId, long orderId, long sentBefore) {
         released++;
+        return true;
+    }
+
+    @Override
+    public void dropUnsent(long saleId, long userId, long orderId) {
     }
 
     @Override

@@ -38,8 +38,15 @@ final class LiveRepairs implements Repairs {
     }
 
     @Override
-    public void release(long saleId, long userId, long orderId) {
-        reopener.unitReturned(saleId, reserver.compensate(saleId, userId, orderId));
+    public boolean release(long saleId, long userId, long orderId, long sentBefore) {
+        long remaining = reserver.compensate(saleId, userId, orderId, sentBefore);
+        reopener.unitReturned(saleId, remaining);
+        return remaining >= 1;
+    }
+
+    @Override
+    public void dropUnsent(long saleId, long userId, long orderId) {
+        reserver.sent(saleId, userId, orderId);
     }
 
     @Override

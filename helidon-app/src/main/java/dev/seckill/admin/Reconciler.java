@@ -5,6 +5,7 @@ import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.StockReserver;
+import dev.seckill.purchase.UnsentSend;
 import dev.seckill.sale.DbStock;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
@@ -14,6 +15,7 @@ import dev.seckill.sale.StockChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,9 +29,12 @@ import java.util.Set;
  *   <li>rebuild: Redis keys missing: buyers from the DB orders (expired ones too: they keep their marks), the
  *   expired orders as returned, then remaining = total - live orders (until then purchases of the sale answer 503,
  *   because purchase.lua finds no keys);</li>
- *   <li>release: a buyer in Redis with no DB order, older than the grace period (longer than the producer's
- *   delivery timeout, so an event a dying service did hand to Kafka has landed): the service died between the
- *   script and the Kafka ack; the unit goes back;</li>
+ *   <li>release: a buyer in Redis with no DB order whose every send is older than the grace period (longer than
+ *   the producer's delivery timeout, so an event handed to Kafka has landed): the order id's own age, and the last
+ *   resend its unsent entry records. The service died between the script and the Kafka ack, or a send failed and
+ *   the buyer never retried; the unit goes back, atomically refused if a resend began meanwhile;</li>
+ *   <li>unsent: an unsent entry whose order is written (the failed send did land) or, once settled, no longer the
+ *   buyer's mark: dropped, so no retry resends it;</li>
  *   <li>mark: a DB order with no buyer mark (Redis lost data): the mark is put back;</li>
  *   <li>returned: an EXPIRED order, marked in Redis, whose order id the returned set lacks (its release never ran,
  *   or Redis lost it): it is added, without a unit; the next step counts the unit;</li>
@@ -66,7 +71,7 @@ public final class Reconciler {
     }
 
     /** What one repair is (or would be, in a dry run). */
-    public enum Kind { REBUILT, RELEASED, MARKED, RETURNED, STOCK_SET, DB_STOCK_SET }
+    public enum Kind { REBUILT, RELEASED, UNSENT_DROPPED, MARKED, RETURNED, STOCK_SET, DB_STOCK_SET }
 
     /** One repair; {@code userId} and {@code orderId} are set for the repairs of one buyer. */
     public record Action(Kind kind, Long userId, String orderId, String detail) {
@@ -105,9 +110,13 @@ public final class Reconciler {
             actions.add(rebuild(sale, written, expired, repairs));
         } else {
             Map<Long, Long> buyers = stock.buyerOrders(sale.id());
-            Releases releases = release(sale.id(), buyers, written, grace, repairs);
+            Map<Long, UnsentSend> unsent = unsent(sale.id());
+            long now = clock.millis();
+            long settledBefore = now - grace.toMillis();
+            Releases releases = release(sale.id(), buyers, written, unsent, now, settledBefore, repairs);
             actions.addAll(releases.actions());
             pending = releases.pending();
+            actions.addAll(dropUnsent(sale.id(), buyers, written, unsent, settledBefore, repairs));
             actions.addAll(mark(sale.id(), buyers, written, repairs));
             actions.addAll(returned(sale.id(), buyers, written, expired, repairs));
             conserve(sale, repairs).ifPresent(actions::add);
@@ -122,25 +131,63 @@ public final class Reconciler {
                 + expired.size() + " of them expired");
     }
 
-    private Releases release(long saleId, Map<Long, Long> buyers, Map<Long, Long> written, Duration grace,
-                             Repairs repairs) {
-        long now = clock.millis();
+    private Map<Long, UnsentSend> unsent(long saleId) {
+        Map<Long, UnsentSend> out = new HashMap<>();
+        stock.unsentSends(saleId).forEach((user, value) -> out.put(user, UnsentSend.parse(value)));
+        return out;
+    }
+
+    /**
+     * A reservation is settled once its latest send began before {@code settledBefore}: its id's creation (the first
+     * send), or the resend its unsent entry records. Kafka has then written it or failed it for good, and the
+     * writer's lag of 0 says a written one is in {@code written}.
+     */
+    private static Releases release(long saleId, Map<Long, Long> buyers, Map<Long, Long> written,
+                                    Map<Long, UnsentSend> unsent, long now, long settledBefore, Repairs repairs) {
         List<Action> actions = new ArrayList<>();
         int pending = 0;
         for (var b : buyers.entrySet()) {
-            if (written.containsKey(b.getKey())) {
+            long user = b.getKey();
+            long order = b.getValue();
+            if (written.containsKey(user)) {
                 continue;
             }
-            long age = now - OrderIds.createdAt(b.getValue()).toEpochMilli();
-            if (age < grace.toMillis()) {
+            UnsentSend entry = unsent.get(user);
+            long since = entry != null && entry.orderId() == order ? entry.settlingSince()
+                    : OrderIds.createdAt(order).toEpochMilli();
+            if (since >= settledBefore || !repairs.release(saleId, user, order, settledBefore)) {
+                // Still settling, or a resend began after the entry was read (compensate.lua refused): next run.
                 pending++;
                 continue;
             }
-            repairs.release(saleId, b.getKey(), b.getValue());
-            actions.add(new Action(Kind.RELEASED, b.getKey(), Long.toString(b.getValue()),
-                    "reserved " + age / 1000 + " s ago, never written: its unit goes back"));
+            actions.add(new Action(Kind.RELEASED, user, Long.toString(order),
+                    "last sent " + (now - since) / 1000 + " s ago, never written: its unit goes back"));
         }
         return new Releases(actions, pending);
+    }
+
+    /**
+     * Unsent entries no reservation needs: the order is written (the failed send did land, or a resend did), or the
+     * buyer's mark is another order or none (Redis lost the mark, or a rebuild left the entry) and the entry is
+     * settled. Left in place, the first would resend a written order (a duplicate, 202 again, harmless), the second
+     * nothing at all; dropping them keeps the hash to reservations that wait for a resend.
+     */
+    private static List<Action> dropUnsent(long saleId, Map<Long, Long> buyers, Map<Long, Long> written,
+                                           Map<Long, UnsentSend> unsent, long settledBefore, Repairs repairs) {
+        List<Action> actions = new ArrayList<>();
+        for (var u : unsent.entrySet()) {
+            long user = u.getKey();
+            UnsentSend entry = u.getValue();
+            boolean isWritten = Long.valueOf(entry.orderId()).equals(written.get(user));
+            boolean orphan = !Long.valueOf(entry.orderId()).equals(buyers.get(user))
+                    && entry.settlingSince() < settledBefore;
+            if (isWritten || orphan) {
+                repairs.dropUnsent(saleId, user, entry.orderId());
+                actions.add(new Action(Kind.UNSENT_DROPPED, user, Long.toString(entry.orderId()), isWritten
+                        ? "its failed send did land: the order is written" : "no reservation holds this order"));
+            }
+        }
+        return actions;
     }
 
     private static List<Action> mark(long saleId, Map<Long, Long> buyers, Map<Long, Long> written, Repairs repairs) {

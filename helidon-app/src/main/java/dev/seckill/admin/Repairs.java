@@ -19,8 +19,16 @@ interface Repairs {
      */
     void rebuild(Sale sale, Map<Long, Long> written, Set<Long> expired);
 
-    /** Gives back the unit of a reservation that never became an order. */
-    void release(long saleId, long userId, long orderId);
+    /**
+     * Gives back the unit of a reservation that never became an order, unless a send of it began at or after
+     * {@code sentBefore} (then a resend raced reconcile, and the unit stays).
+     *
+     * @return false when it gave nothing back (a resend began meanwhile, or the mark is no longer this order)
+     */
+    boolean release(long saleId, long userId, long orderId, long sentBefore);
+
+    /** Forgets the unsent entry of an order no reservation waits to resend. */
+    void dropUnsent(long saleId, long userId, long orderId);
 
     /** Puts back the buyer mark of a written order. */
     void mark(long saleId, long userId, long orderId);

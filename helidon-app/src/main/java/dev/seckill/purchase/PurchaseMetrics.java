@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Purchase meters: answers by outcome, script and Kafka latency, purchases in flight, failed compensations,
- * reservations their replicas did not confirm.
+ * reservations their replicas did not confirm, failed sends whose unit stays held.
  */
 public final class PurchaseMetrics {
 
@@ -24,6 +24,7 @@ public final class PurchaseMetrics {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Counter compensationFailures;
     private final Counter notReplicated;
+    private final Counter unsent;
 
     public PurchaseMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -38,6 +39,10 @@ public final class PurchaseMetrics {
         notReplicated = Counter.builder("seckill.reservations.unreplicated")
                 .description("Reservations given back and answered 503 because fewer replicas than redis.replica-acks "
                         + "confirmed them within redis.replica-timeout-ms")
+                .register(registry);
+        unsent = Counter.builder("seckill.sends.unsent")
+                .description("Order sends to Kafka that failed: the unit stays held for a resend by the buyer's retry, "
+                        + "or reconcile releases it")
                 .register(registry);
     }
 
@@ -75,5 +80,9 @@ public final class PurchaseMetrics {
 
     public void notReplicated() {
         notReplicated.increment();
+    }
+
+    public void unsent() {
+        unsent.increment();
     }
 }

@@ -8,8 +8,11 @@ import dev.seckill.sale.Sale;
 import java.time.Clock;
 
 /**
- * One purchase attempt, without HTTP: reserve a unit, publish the order to Kafka, and give the unit back if the
- * publish fails, so that a 503 never keeps stock and a 202 always has its event in Kafka.
+ * One purchase attempt, without HTTP: reserve a unit, publish the order to Kafka, and answer 202 only once Kafka has
+ * it. A failed send keeps the unit: Kafka cannot say whether a send that failed was written, so giving the unit back
+ * could sell it twice and leave the first buyer's order to land on a unit sold again. The reservation is recorded as
+ * unsent instead; the buyer's retry sends the same order again (same id) and is answered 202 with it, and reconcile
+ * gives the unit back only once every send of it is settled and the writer has caught up (docs/failures.md).
  */
 public final class Purchaser {
 
@@ -36,8 +39,8 @@ public final class Purchaser {
 
     /**
      * @return the outcome as the reserver decided it; {@code Queued} only once the order is in Kafka
-     * @throws DependencyUnavailable when Redis or Kafka fails, or the reservation did not reach its replicas (any
-     *         unit taken has been given back, or reconcile will)
+     * @throws DependencyUnavailable when Redis or Kafka fails, or the reservation did not reach its replicas (a unit
+     *         never sent has been given back, or reconcile will; a unit whose send failed stays held for a retry)
      */
     public PurchaseOutcome attempt(Sale sale, User user) {
         if (soldOut.isSoldOut(sale.id())) {
@@ -50,33 +53,69 @@ public final class Purchaser {
             outcome = metrics.script().record(() -> reserver.reserve(sale, user.id(), orderId, now));
         } catch (ReservationNotReplicated e) {
             metrics.notReplicated();
+            // Nothing was sent for it. A RESEND's earlier order is not this id, so its unit is not touched here.
             giveBack(sale.id(), user.id(), orderId);
             throw e;
         }
-        if (outcome instanceof PurchaseOutcome.Queued) {
-            publish(OrderEvent.of(orderId, sale.id(), user.id(), sale.priceCents(), now));
+        if (outcome instanceof PurchaseOutcome.Queued queued) {
+            publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now);
         } else if (outcome instanceof PurchaseOutcome.SoldOut) {
             soldOut.markSoldOut(sale.id());
         }
         return outcome;
     }
 
-    private void publish(OrderEvent event) {
+    /**
+     * Publishes the reserved order. {@code reserved} differs from this attempt's fresh id when purchase.lua answered
+     * RESEND: the order is the one whose earlier send failed, sent again as it was (same id, creation time).
+     */
+    private void publish(Sale sale, long userId, long reserved, long freshId, long now) {
+        boolean resend = reserved != freshId;
+        long createdAt = resend ? OrderIds.createdAt(reserved).toEpochMilli() : now;
+        OrderEvent event = OrderEvent.of(reserved, sale.id(), userId, sale.priceCents(), createdAt);
         try {
             metrics.kafka().record(() -> publisher.publish(event));
         } catch (DependencyUnavailable e) {
-            giveBack(event.saleId(), event.userId(), event.orderIdValue());
+            keepUnsent(sale.id(), userId, reserved, now);
             throw e;
+        }
+        if (resend) {
+            forgetUnsent(sale.id(), userId, reserved);
         }
     }
 
     /**
-     * Compensates a reservation that must not become an order (not in Kafka, or not on the replicas); a failure here
-     * is left to reconcile.
+     * Records the failed send so a retry resends the order. If Redis fails here too the unit is still safe: a first
+     * send is settled once its id is older than the grace, a resend once purchase.lua's refreshed time is; only the
+     * buyer's retry hears ALREADY_PURCHASED instead of being resent, and reconcile releases the unit if it never lands.
+     */
+    private void keepUnsent(long saleId, long userId, long orderId, long sentAt) {
+        metrics.unsent();
+        try {
+            reserver.unsent(saleId, userId, orderId, sentAt);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "failed to record the failed send of order " + orderId + " (sale "
+                    + saleId + ", user " + userId + "); reconcile settles it by its age: " + e.getMessage(), e);
+        }
+    }
+
+    /** The order is in Kafka: a stale entry would only resend it once more (a duplicate the writer skips). */
+    private void forgetUnsent(long saleId, long userId, long orderId) {
+        try {
+            reserver.sent(saleId, userId, orderId);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "failed to forget the unsent entry of order " + orderId + " (sale "
+                    + saleId + ", user " + userId + "); reconcile drops it: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Compensates a reservation that was never sent because its replicas did not confirm it; a failure here is left
+     * to reconcile.
      */
     private void giveBack(long saleId, long userId, long orderId) {
         try {
-            reopener.unitReturned(saleId, reserver.compensate(saleId, userId, orderId));
+            reopener.unitReturned(saleId, reserver.compensate(saleId, userId, orderId, Long.MAX_VALUE));
         } catch (RuntimeException e) {
             metrics.compensationFailed();
             LOG.log(System.Logger.Level.ERROR, "failed to give back the unit of order " + orderId + " (sale " + saleId

@@ -12,8 +12,9 @@ import org.redisson.client.RedisException;
 import java.util.List;
 
 /**
- * The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back. With {@link ReplicaAcks} wanted,
- * a reservation counts only once enough replicas hold it (confirm.lua and WAIT).
+ * The stock in Redis: purchase.lua reserves a unit, compensate.lua gives it back, unsent.lua and sent.lua keep the
+ * record of an order whose send failed. With {@link ReplicaAcks} wanted, a reservation counts only once enough
+ * replicas hold it (confirm.lua and WAIT).
  */
 public final class RedisStockReserver implements StockReserver {
 
@@ -43,8 +44,10 @@ public final class RedisStockReserver implements StockReserver {
         }
         // Only a reservation needs its replicas: a refusal wrote nothing a failover could turn into a second sale
         // (at most the limiter's bucket forgets a token), so it answers without waiting for any.
-        if (outcome instanceof PurchaseOutcome.Queued && acks.wanted()) {
-            requireReplicated(sale.id(), orderId, confirm(sale.id(), userId, orderId), acks);
+        // A RESEND is queued under the earlier order's id: that is the reservation to confirm.
+        if (outcome instanceof PurchaseOutcome.Queued q && acks.wanted()) {
+            long reserved = Long.parseLong(q.orderId());
+            requireReplicated(sale.id(), reserved, confirm(sale.id(), userId, reserved), acks);
         }
         return outcome;
     }
@@ -84,6 +87,11 @@ public final class RedisStockReserver implements StockReserver {
             case 3 -> new PurchaseOutcome.NotStarted(sale.startsAt(), ((Number) data).longValue());
             case 4 -> new PurchaseOutcome.SaleEnded();
             case 5 -> new PurchaseOutcome.RateLimited(((Number) data).longValue());
+            // The buyer's unit is still held for an order whose send failed: queue that order again, same id.
+            case 6 -> new PurchaseOutcome.Queued(data.toString());
+            // Sold out but for units held by failed sends: they come back, so 503 and no sold-out flag.
+            case 7 -> throw new DependencyUnavailable("sale " + sale.id() + " has no stock left but " + data
+                    + " units held by failed Kafka sends; they are resent or released");
             // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
             case -1 -> throw new DependencyUnavailable("the Redis keys of sale " + sale.id() + " are missing; "
                     + "reconcile rebuilds them");
@@ -92,11 +100,31 @@ public final class RedisStockReserver implements StockReserver {
     }
 
     @Override
-    public long compensate(long saleId, long userId, long orderId) {
+    public long compensate(long saleId, long userId, long orderId, long sentBeforeMillis) {
         try {
-            return scripts.number(Script.COMPENSATE, Keys.compensate(saleId), Long.toString(userId), Long.toString(orderId));
+            return scripts.number(Script.COMPENSATE, Keys.compensate(saleId), Long.toString(userId),
+                    Long.toString(orderId), Long.toString(sentBeforeMillis));
         } catch (RedisException e) {
             throw new DependencyUnavailable("failed to run compensate.lua for sale " + saleId, e);
+        }
+    }
+
+    @Override
+    public void unsent(long saleId, long userId, long orderId, long sentAtMillis) {
+        try {
+            scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId), Long.toString(orderId),
+                    Long.toString(sentAtMillis));
+        } catch (RedisException e) {
+            throw new DependencyUnavailable("failed to run unsent.lua for sale " + saleId, e);
+        }
+    }
+
+    @Override
+    public void sent(long saleId, long userId, long orderId) {
+        try {
+            scripts.number(Script.SENT, Keys.sent(saleId), Long.toString(userId), Long.toString(orderId));
+        } catch (RedisException e) {
+            throw new DependencyUnavailable("failed to run sent.lua for sale " + saleId, e);
         }
     }
 }

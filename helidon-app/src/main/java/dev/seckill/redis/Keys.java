@@ -35,6 +35,14 @@ public final class Keys {
         return tag(saleId) + ":returned";
     }
 
+    /**
+     * Hash userId -> "orderId:ms" of the buyers whose order's send to Kafka failed, with when its last send attempt
+     * began: the unit stays held, a retry resends that order, reconcile releases it only once that send is settled.
+     */
+    public static String unsent(long saleId) {
+        return tag(saleId) + ":unsent";
+    }
+
     /** Hash start, end (epoch ms). */
     public static String meta(long saleId) {
         return tag(saleId) + ":meta";
@@ -47,12 +55,22 @@ public final class Keys {
 
     /** KEYS of purchase.lua, in its order. */
     public static List<Object> purchase(long saleId, long userId) {
-        return List.of(stock(saleId), buyers(saleId), meta(saleId), bucket(saleId, userId));
+        return List.of(stock(saleId), buyers(saleId), meta(saleId), bucket(saleId, userId), unsent(saleId));
     }
 
     /** KEYS of compensate.lua, in its order. */
     public static List<Object> compensate(long saleId) {
-        return List.of(stock(saleId), buyers(saleId));
+        return List.of(stock(saleId), buyers(saleId), unsent(saleId));
+    }
+
+    /** KEYS of unsent.lua, in its order. */
+    public static List<Object> unsentSend(long saleId) {
+        return List.of(buyers(saleId), unsent(saleId));
+    }
+
+    /** KEYS of sent.lua, in its order. */
+    public static List<Object> sent(long saleId) {
+        return List.of(unsent(saleId));
     }
 
     /** KEYS of confirm.lua, in its order. */
@@ -67,7 +85,7 @@ public final class Keys {
 
     /** KEYS of release.lua, in its order. */
     public static List<Object> release(long saleId) {
-        return List.of(stock(saleId), buyers(saleId), returned(saleId));
+        return List.of(stock(saleId), buyers(saleId), returned(saleId), unsent(saleId));
     }
 
     /** KEYS of preheat.lua, in its order. */

@@ -14,7 +14,9 @@ public enum Script {
     CONFIRM("confirm.lua"),
     PREHEAT("preheat.lua"),
     CONSERVE("conserve.lua"),
-    RELEASE("release.lua");
+    RELEASE("release.lua"),
+    UNSENT("unsent.lua"),
+    SENT("sent.lua");
 
     private final String file;
     private final String body;

@@ -62,6 +62,16 @@ public final class SaleStock implements RemainingStock {
     }
 
     /**
+     * Every buyer userId -> "orderId:ms" whose order's send to Kafka failed (the unsent hash, at most one per buyer;
+     * the purchase package reads the values).
+     */
+    public Map<Long, String> unsentSends(long saleId) {
+        Map<Long, String> out = new HashMap<>();
+        redis.<String, String>getMap(Keys.unsent(saleId)).readAllMap().forEach((u, v) -> out.put(Long.parseLong(u), v));
+        return out;
+    }
+
+    /**
      * Gives back the unit of an expired order, at most once per order id (release.lua); the buyer keeps the mark.
      */
     public UnitReturn release(long saleId, long userId, long orderId) {

@@ -154,6 +154,43 @@ class ReconcileIT {
         assertEquals(4, stats(sale).path("redisRemaining").asLong());
     }
 
+    /** Issue 13: an old order id is not enough; a resend of it that began within the grace may still land. */
+    @Test
+    void aReservationWhoseFailedSendWasResentWithinTheGraceIsPendingAndReleasedOnceThatSendIsOld() {
+        long sale = sale(5);
+        long user = USERS.incrementAndGet();
+        long orderId = new OrderIds(Clock.fixed(Instant.now().minusSeconds(60), ZoneOffset.UTC), 1).next();
+        redis.getMap(Keys.buyers(sale)).put(Long.toString(user), Long.toString(orderId));
+        redis.getAtomicLong(Keys.stock(sale)).decrementAndGet();
+        redis.getMap(Keys.unsent(sale)).put(Long.toString(user), orderId + ":" + Instant.now().minusSeconds(5).toEpochMilli());
+
+        JsonNode young = reconcile(sale, "?graceSeconds=10");
+        assertEquals(1, young.path("pendingBuyers").asInt(), young.toString());
+        assertEquals(List.of(), actions(young), "the resend 5 s ago may still land");
+        assertEquals(4, stats(sale).path("redisRemaining").asLong());
+
+        redis.getMap(Keys.unsent(sale)).put(Long.toString(user), orderId + ":" + Instant.now().minusSeconds(30).toEpochMilli());
+        assertEquals(List.of("RELEASED"), actions(reconcile(sale, "?graceSeconds=10")));
+        assertEquals(5, stats(sale).path("redisRemaining").asLong());
+        assertFalse(redis.getMap(Keys.unsent(sale)).isExists(), "the release takes the unsent entry with it");
+    }
+
+    @Test
+    void anUnsentEntryWhoseOrderWasWrittenAnywayIsDroppedAndNothingElseMoves() {
+        long sale = sale(5);
+        List<Long> users = buyConfirmed(sale, 1);
+        long user = users.get(0);
+        String orderId = redis.<String, String>getMap(Keys.buyers(sale)).get(Long.toString(user));
+        // The send "failed" for the service, yet Kafka had written it: the row is there, the entry is stale.
+        redis.getMap(Keys.unsent(sale)).put(Long.toString(user), orderId + ":" + Instant.now().toEpochMilli());
+        JsonNode r = reconcile(sale, "?graceSeconds=10");
+        assertEquals(List.of("UNSENT_DROPPED"), actions(r), r.toString());
+        assertEquals(0, r.path("pendingBuyers").asInt());
+        assertFalse(redis.getMap(Keys.unsent(sale)).isExists());
+        assertEquals(4, stats(sale).path("redisRemaining").asLong(), "the written order keeps its unit");
+        assertEquals(409, buy(sale, user).status(), "a retry is told its order, not resent");
+    }
+
     @Test
     void aWrittenOrderWhoseBuyerMarkRedisLostIsMarkedAgain() {
         long sale = sale(5);

@@ -1,5 +1,6 @@
 package dev.seckill.purchase;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.StackRedis;
 import dev.seckill.testkit.Await;
@@ -9,20 +10,32 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Kafka or Redis failing under the purchase path: 503 UNAVAILABLE with Retry-After, any unit taken is given back,
- * the service recovers by itself when the dependency returns, and the invariants hold.
+ * Kafka or Redis failing under the purchase path: 503 UNAVAILABLE with Retry-After, a unit whose send failed is kept
+ * for the buyer's retry (or released by reconcile), the service recovers by itself when the dependency returns, and
+ * the invariants hold.
  */
 class DependencyOutageIT {
 
     private static final Duration STACK_OP = Duration.ofSeconds(180);
+    /** The shortest grace the service allows with the stack's delivery timeout (5 s + 1 s), so the test waits least. */
+    private static final long GRACE_SECONDS = 6;
     private final ServiceClient svc = new ServiceClient();
     private static RedissonClient redis;
 
@@ -41,26 +54,75 @@ class DependencyOutageIT {
         return Long.parseLong(v.toString());
     }
 
+    /**
+     * Issue 13 (invariant 3): a send that failed may still have been written, so its unit is kept, never given back
+     * at once. The buyer who retries gets the same order, 202, one row; the one who never retries is released by
+     * reconcile once the writer has caught up and the grace has passed.
+     */
     @Test
-    void kafkaDownAnswers503AndGivesTheStockAndTheBuyerMarkBack() {
+    void kafkaDownAnswers503AndKeepsTheUnitForTheRetryWhichIsQueuedWithTheSameOrder() throws Exception {
         long sale = svc.activeSale(10);
         assertEquals(202, svc.purchase(sale, ServiceClient.newUser()).status());
+        long retrier = ServiceClient.newUser();
+        long quitter = ServiceClient.newUser();
         svc.stack.seckill(STACK_OP, "down", "kafka");
         try {
-            long user = ServiceClient.newUser();
-            HttpJson.Response r = svc.purchase(sale, user);
-            assertEquals(503, r.status(), r.body());
-            assertEquals("UNAVAILABLE", r.code());
-            assertNotNull(r.header("Retry-After"));
-            assertEquals(9, remaining(sale), "the unit taken for the failed order is back");
-            assertNull(redis.getMap(Keys.buyers(sale)).get(Long.toString(user)), "the buyer mark is gone");
+            for (long user : List.of(retrier, quitter)) {
+                HttpJson.Response r = svc.purchase(sale, user);
+                assertEquals(503, r.status(), r.body());
+                assertEquals("UNAVAILABLE", r.code());
+                assertNotNull(r.header("Retry-After"));
+            }
+            assertEquals(7, remaining(sale), "both units stay held: Kafka may have their orders");
+            assertEquals(Set.of(Long.toString(retrier), Long.toString(quitter)), unsent(sale).keySet());
         } finally {
             svc.stack.seckill(STACK_OP, "up", "kafka");
         }
-        Await.until(Duration.ofSeconds(90), () -> svc.purchase(sale, ServiceClient.newUser()).status() == 202,
-                "purchases to be accepted again once Kafka is back");
-        assertEquals(10 - 2, remaining(sale));
-        assertEquals(2, redis.getMap(Keys.buyers(sale)).size());
+        String held = mark(sale, retrier);
+        HttpJson.Response accepted = Await.value(Duration.ofSeconds(90), () -> {
+            HttpJson.Response r = svc.purchase(sale, retrier);
+            return r.status() == 202 ? r : null;
+        }, "the retry to be accepted once Kafka is back");
+        assertEquals(held, accepted.json().path("orderId").asText(), "the retry is the same order, resent");
+        assertFalse(unsent(sale).containsKey(Long.toString(retrier)), "acknowledged: nothing left to resend");
+        Await.until(Duration.ofSeconds(60), () -> svc.stats(sale).path("consumerLag").asLong(-1) == 0
+                && svc.stats(sale).path("dbOrders").asLong() == 2, "both accepted orders written");
+        assertEquals(Long.valueOf(retrier), ownerOf(Long.parseLong(held)), "the row has the order id the 202 named");
+
+        // The quitter never retried: its unit comes back once its send is older than the grace, and nothing else moves.
+        List<String> actions = new ArrayList<>();
+        Await.until(Duration.ofSeconds(60), () -> {
+            JsonNode report = svc.reconcile(sale, GRACE_SECONDS);
+            if (report == null) {
+                return false;
+            }
+            report.path("actions").forEach(x -> actions.add(x.path("action").asText() + " " + x.path("userId").asText()));
+            return report.path("pendingBuyers").asInt() == 0;
+        }, "reconcile to leave nothing pending");
+        assertEquals(List.of("RELEASED " + quitter), actions);
+        assertEquals(8, remaining(sale), "10 - 2 written orders, and the released unit is back on sale");
+        assertNull(redis.getMap(Keys.buyers(sale)).get(Long.toString(quitter)));
+        assertTrue(unsent(sale).isEmpty(), "no unsent entry outlives its reservation");
+        assertEquals(2, redis.getMap(Keys.buyers(sale)).size(), "buyers = written orders");
+        assertEquals(0, svc.reconcile(sale, GRACE_SECONDS).path("actions").size(), "a second reconcile changes nothing");
+    }
+
+    private String mark(long sale, long user) {
+        return redis.<String, String>getMap(Keys.buyers(sale)).get(Long.toString(user));
+    }
+
+    private Map<String, String> unsent(long sale) {
+        return redis.<String, String>getMap(Keys.unsent(sale)).readAllMap();
+    }
+
+    private Long ownerOf(long orderId) throws SQLException {
+        try (Connection db = svc.stack.db();
+             PreparedStatement ps = db.prepareStatement("SELECT user_id FROM seckill_order WHERE order_id = ?")) {
+            ps.setLong(1, orderId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
     }
 
     @Test

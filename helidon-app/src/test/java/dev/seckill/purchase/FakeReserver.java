@@ -18,6 +18,8 @@ public final class FakeReserver implements StockReserver {
     private volatile long remainingAfterUndo = 5;
     private final AtomicInteger reserveCalls = new AtomicInteger();
     private final List<Long> givenBack = new CopyOnWriteArrayList<>();
+    private final List<Long> unsent = new CopyOnWriteArrayList<>();
+    private final List<Long> sent = new CopyOnWriteArrayList<>();
 
     /** Back to reserving every attempt, with nothing given back yet. */
     public void reset() {
@@ -27,6 +29,8 @@ public final class FakeReserver implements StockReserver {
         remainingAfterUndo = 5;
         reserveCalls.set(0);
         givenBack.clear();
+        unsent.clear();
+        sent.clear();
     }
 
     /** The next attempts get this outcome instead of a reservation. */
@@ -68,9 +72,29 @@ public final class FakeReserver implements StockReserver {
         return answer != null ? answer : new PurchaseOutcome.Queued(Long.toString(orderId));
     }
 
+    /** Order ids whose failed send was recorded (the unit kept for a resend), in order. */
+    public List<Long> unsent() {
+        return unsent;
+    }
+
+    /** Order ids whose unsent entry was forgotten after a resend was acknowledged, in order. */
+    public List<Long> sent() {
+        return sent;
+    }
+
     @Override
-    public long compensate(long saleId, long userId, long orderId) {
+    public long compensate(long saleId, long userId, long orderId, long sentBeforeMillis) {
         givenBack.add(orderId);
         return remainingAfterUndo;
+    }
+
+    @Override
+    public void unsent(long saleId, long userId, long orderId, long sentAtMillis) {
+        unsent.add(orderId);
+    }
+
+    @Override
+    public void sent(long saleId, long userId, long orderId) {
+        sent.add(orderId);
     }
 }

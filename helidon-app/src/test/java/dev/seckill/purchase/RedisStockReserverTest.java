@@ -43,6 +43,7 @@ class RedisStockReserverTest {
         assertEquals(new PurchaseOutcome.NotStarted(SALE.startsAt(), 1500), reply(3, 1500L));
         assertEquals(new PurchaseOutcome.SaleEnded(), reply(4, 0L));
         assertEquals(new PurchaseOutcome.RateLimited(250), reply(5, 250L));
+        assertEquals(new PurchaseOutcome.Queued("800"), reply(6, "800"), "RESEND: queued again under the earlier id");
     }
 
     @Test
@@ -71,6 +72,11 @@ class RedisStockReserverTest {
     @Test
     void missingKeysAreUnavailableNeverSoldOut() {
         assertThrows(DependencyUnavailable.class, () -> reply(-1, 0L));
+    }
+
+    @Test
+    void noStockButUnitsHeldForResendsIsUnavailableNeverSoldOut() {
+        assertThrows(DependencyUnavailable.class, () -> reply(7, 3L));
     }
 
     @Test

@@ -63,6 +63,16 @@ final class ServiceClient {
         return http.get(base + "/api/orders/" + orderId, "Authorization", HttpJson.bearer(token(userId)));
     }
 
+    /** Runs reconcile of a sale with this grace: the report, or null when it did nothing (writer behind, 409). */
+    JsonNode reconcile(long saleId, long graceSeconds) {
+        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales/" + saleId + "/reconcile?graceSeconds="
+                + graceSeconds, null, "Authorization", HttpJson.bearer(stack.adminToken()));
+        if (r.status() != 200 && r.status() != 409) {
+            throw new AssertionError("failed to reconcile: " + r.status() + " " + r.body());
+        }
+        return r.status() == 200 ? r.json() : null;
+    }
+
     JsonNode stats(long saleId) {
         HttpJson.Response r = http.get(stack.adminUrl() + "/admin/sales/" + saleId + "/stats",
                 "Authorization", HttpJson.bearer(stack.adminToken()));

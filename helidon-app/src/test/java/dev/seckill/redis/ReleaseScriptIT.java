@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -66,6 +67,16 @@ class ReleaseScriptIT {
         assertEquals(1L, stock.remaining(sale.id()));
         assertEquals("101", stock.buyerOrder(sale.id(), 1).orElseThrow(), "the lapsed buyer keeps the mark");
         assertEquals(1, stock.returned(sale.id()));
+    }
+
+    @Test
+    void releasingAnExpiredOrderDropsTheUnsentEntryItsLandedFailedSendLeft() {
+        Sale sale = soldOut(2);
+        reserver.unsent(sale.id(), 1, 101, START + 1);
+        reserver.unsent(sale.id(), 2, 102, START + 1);
+        assertEquals(UnitReturn.Kind.RETURNED, stock.release(sale.id(), 1, 101).kind());
+        assertFalse(redis.getMap(Keys.unsent(sale.id())).containsKey("1"), "no retry may resend an expired order");
+        assertTrue(redis.getMap(Keys.unsent(sale.id())).containsKey("2"), "another buyer's entry stays");
     }
 
     @Test

@@ -144,13 +144,86 @@ abstract class ScriptContract {
         Sale sale = preheated(1);
         long id = sale.id();
         reserver.reserve(sale, 1, 101, START + 1);
-        assertEquals(-1, reserver.compensate(id, 1, 999), "another order id changes nothing");
+        assertEquals(-1, reserver.compensate(id, 1, 999, Long.MAX_VALUE), "another order id changes nothing");
         assertEquals(0L, stock.remaining(id));
-        assertEquals(1, reserver.compensate(id, 1, 101));
+        assertEquals(1, reserver.compensate(id, 1, 101, Long.MAX_VALUE));
         assertEquals(1L, stock.remaining(id));
         assertNull(redis.getMap(Keys.buyers(id)).get("1"));
-        assertEquals(-1, reserver.compensate(id, 1, 101), "a second compensation changes nothing");
+        assertEquals(-1, reserver.compensate(id, 1, 101, Long.MAX_VALUE), "a second compensation changes nothing");
         assertEquals(1L, stock.remaining(id));
+    }
+
+    @Test
+    void compensateRefusesWhileTheOrderWasSentAgainSinceAndOtherwiseDropsItsUnsentEntry() {
+        Sale sale = preheated(1);
+        long id = sale.id();
+        reserver.reserve(sale, 1, 101, START + 1);
+        reserver.unsent(id, 1, 101, START + 50);
+        assertEquals(-2, reserver.compensate(id, 1, 101, START + 50), "a send began at the cut-off: the unit stays");
+        assertEquals(0L, stock.remaining(id));
+        assertEquals("101", redis.getMap(Keys.buyers(id)).get("1"));
+        assertEquals(1, reserver.compensate(id, 1, 101, START + 51));
+        assertNull(redis.getMap(Keys.unsent(id)).get("1"), "no unsent entry outlives its reservation");
+        assertEquals(1L, stock.remaining(id));
+    }
+
+    @Test
+    void purchaseAnswersResendForABuyerWhoseSendFailedAndRefreshesTheSendTime() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 7, 700, START + 10);
+        reserver.unsent(sale.id(), 7, 700, START + 10);
+        assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 2_000),
+                "RESEND: the same order, queued again");
+        assertEquals("700:" + (START + 2_000), redis.getMap(Keys.unsent(sale.id())).get("7"));
+        assertEquals(4L, stock.remaining(sale.id()), "no second unit");
+        assertEquals("700", redis.getMap(Keys.buyers(sale.id())).get("7"));
+    }
+
+    @Test
+    void noStockWhileAUnitWaitsForItsResendIsNotSoldOutUntilThatSendIsSettled() {
+        Sale sale = preheated(1);
+        reserver.reserve(sale, 7, 700, START + 10);
+        reserver.unsent(sale.id(), 7, 700, START + 10);
+        assertThrows(DependencyUnavailable.class, () -> reserver.reserve(sale, 8, 800, START + 20),
+                "HELD: the unit may come back, so no SOLD_OUT (which would set the flags)");
+        assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 30));
+        reserver.sent(sale.id(), 7, 700);
+        assertEquals(new PurchaseOutcome.SoldOut(false), reserver.reserve(sale, 8, 800, START + 40));
+    }
+
+    @Test
+    void purchaseAnswersAlreadyPurchasedWhenTheUnsentEntryIsOfAnotherOrder() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 7, 700, START + 10);
+        redis.getMap(Keys.unsent(sale.id())).put("7", "650:" + START);
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), reserver.reserve(sale, 7, 701, START + 20));
+        assertEquals("650:" + START, redis.getMap(Keys.unsent(sale.id())).get("7"), "a stale entry is not refreshed");
+    }
+
+    @Test
+    void unsentRecordsTheFailedSendOnlyWhileTheBuyerHoldsThatOrderAndKeepsTheNewestTime() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 7, 700, START + 10);
+        reserver.unsent(sale.id(), 7, 999, START + 10);
+        reserver.unsent(sale.id(), 8, 800, START + 10);
+        assertTrue(redis.getMap(Keys.unsent(sale.id())).isEmpty(), "no entry for an order no buyer holds");
+        reserver.unsent(sale.id(), 7, 700, START + 30);
+        reserver.unsent(sale.id(), 7, 700, START + 20);
+        assertEquals("700:" + (START + 30), redis.getMap(Keys.unsent(sale.id())).get("7"),
+                "a slower attempt's failure does not set the time back");
+    }
+
+    @Test
+    void sentForgetsOnlyTheEntryOfThatOrder() {
+        Sale sale = preheated(5);
+        reserver.reserve(sale, 7, 700, START + 10);
+        reserver.unsent(sale.id(), 7, 700, START + 10);
+        reserver.sent(sale.id(), 7, 699);
+        assertEquals("700:" + (START + 10), redis.getMap(Keys.unsent(sale.id())).get("7"));
+        reserver.sent(sale.id(), 7, 700);
+        assertNull(redis.getMap(Keys.unsent(sale.id())).get("7"));
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), reserver.reserve(sale, 7, 701, START + 20),
+                "once sent, a retry is told its order");
     }
 
     @Test
