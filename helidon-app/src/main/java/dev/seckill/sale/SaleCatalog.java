@@ -18,12 +18,12 @@ import java.util.concurrent.ConcurrentMap;
  * <p>Auto-increment ids are handed out at insert but become visible at commit, so a read can see sale 11 before
  * sale 10 of a concurrent insert on another instance commits. Ids missing below the newest one read are therefore
  * held as young gaps for {@link #GAP_MILLIS}: a lookup of one reads its row (a gap is rare: a failed insert or a
- * race of two creations); after that the gap is final.
+ * race of two creations, whose ids are handed out milliseconds before their commit); after that the gap is final.
  */
 public final class SaleCatalog {
 
     private static final long REFRESH_MS = 1000;
-    static final long GAP_MILLIS = 60_000;
+    static final long GAP_MILLIS = 5_000;
     private static final int PAGE = 1000;
     private static final int MAX_GAPS = 1000;
 

@@ -144,7 +144,7 @@ class SaleCatalogTest {
         SaleCatalog catalog = new SaleCatalog(source, clock);
         assertTrue(catalog.find(3).isPresent());
         source.with(2);
-        clock.now = clock.now.plusSeconds(5);
+        clock.now = clock.now.plusSeconds(2);
         assertEquals(Optional.of(sale(2)), catalog.find(2), "the concurrent insert that committed after 3");
         assertEquals(1, source.finds.get());
         assertTrue(catalog.find(2).isPresent());
