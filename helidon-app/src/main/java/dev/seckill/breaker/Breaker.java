@@ -37,8 +37,8 @@ public final class Breaker implements Outcomes {
                 .failureRateThreshold(settings.failureRate())
                 .waitDurationInOpenState(settings.openWait())
                 .permittedNumberOfCallsInHalfOpenState(settings.halfOpenCalls())
-                // A probe permit taken by a purchase that never reached the dependency must not hold it half-open.
-                .maxWaitDurationInHalfOpenState(settings.openWait())
+                // No limit on the time half-open: resilience4j would open an idle half-open breaker again after it,
+                // so an instance without traffic would flap between open and half-open and report DEGRADED.
                 .automaticTransitionFromOpenToHalfOpenEnabled(halfOpensByItself)
                 .recordException(Breaker::isOutage)
                 .clock(clock)

@@ -3,6 +3,7 @@ package dev.seckill.system.protection;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -42,6 +43,11 @@ class BreakerStackIT {
         long t0 = System.nanoTime();
         HttpJson.Response r = request.get();
         return new Timed(r, (System.nanoTime() - t0) / 1e6);
+    }
+
+    @BeforeEach
+    void ready() {
+        svc.awaitReady();
     }
 
     @Test

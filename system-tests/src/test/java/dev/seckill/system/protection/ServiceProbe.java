@@ -2,6 +2,7 @@ package dev.seckill.system.protection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 
@@ -22,6 +23,8 @@ import static dev.seckill.system.edge.EdgeInstance.from;
 final class ServiceProbe {
 
     private static final AtomicLong USERS = new AtomicLong(18_000_000_000L + System.nanoTime() % 1_000_000_000L);
+    /** Each request its own client address: the edge's per-IP limits are not what these tests are about. */
+    private static final AtomicLong ADDRESSES = new AtomicLong(18L << 16);
 
     final Stack stack = Stack.get();
     final HttpJson http = new HttpJson();
@@ -51,7 +54,8 @@ final class ServiceProbe {
         String[] all = new String[auth.length + more.length];
         System.arraycopy(auth, 0, all, 0, auth.length);
         System.arraycopy(more, 0, all, auth.length, more.length);
-        return from("10.18." + (user >>> 8 & 0xff) + "." + (user & 0xff), all);
+        long a = ADDRESSES.incrementAndGet();
+        return from("10." + (a >>> 16 & 0xff) + "." + (a >>> 8 & 0xff) + "." + (a & 0xff), all);
     }
 
     HttpJson.Response purchase(long sale, long user) {
@@ -69,6 +73,12 @@ final class ServiceProbe {
     HttpJson.Response pay(String orderId, long user) {
         return http.post(stack.edgeUrl() + "/api/orders/" + orderId + "/pay", null,
                 as(user, "Idempotency-Key", "pay-" + orderId));
+    }
+
+    /** Polls until every dependency is ready again (the service's detailed health on the admin listener). */
+    void awaitReady() {
+        Await.until(Duration.ofSeconds(120), () -> http.get(stack.adminUrl() + "/observe/health").status() == 200
+                && health().status() == 200, "every dependency to be ready and no breaker open");
     }
 
     HttpJson.Response health() {
