@@ -134,7 +134,7 @@ final class Wiring implements AutoCloseable {
                 new IssuableOrderIds(catalog, clock));
         ArchiveSettings archiving = ArchiveSettings.from(app.get("archive"), grace);
         ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
-                new Archiver(saleRepository, stock, orderRepository, lag, clock, archiving), archiving.interval()) : null;
+                new Archiver(saleRepository, stock, orderRepository, clock, archiving), archiving.interval()) : null;
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),

@@ -1,6 +1,5 @@
 package dev.seckill.archive;
 
-import dev.seckill.admin.ConsumerLag;
 import dev.seckill.order.OrderCounts;
 import dev.seckill.order.OrderRepository;
 import dev.seckill.sale.Sale;
@@ -27,16 +26,14 @@ public final class Archiver {
     private final SaleRepository sales;
     private final SaleStock stock;
     private final OrderRepository orders;
-    private final ConsumerLag lag;
     private final Clock clock;
     private final ArchiveSettings settings;
 
-    public Archiver(SaleRepository sales, SaleStock stock, OrderRepository orders, ConsumerLag lag, Clock clock,
+    public Archiver(SaleRepository sales, SaleStock stock, OrderRepository orders, Clock clock,
                     ArchiveSettings settings) {
         this.sales = sales;
         this.stock = stock;
         this.orders = orders;
-        this.lag = lag;
         this.clock = clock;
         this.settings = settings;
     }
@@ -45,21 +42,17 @@ public final class Archiver {
     public List<Long> run() {
         Instant now = clock.instant();
         List<Sale> ended = sales.ended(now.minus(settings.lookBack()), now.minus(settings.grace()), BATCH);
-        if (ended.isEmpty()) {
-            return List.of();
-        }
-        long writerLag = lag.total();
-        return ended.stream().filter(s -> archiveIfSettled(s, now.toEpochMilli(), writerLag)).map(Sale::id).toList();
+        return ended.stream().filter(s -> archiveIfSettled(s, now.toEpochMilli())).map(Sale::id).toList();
     }
 
-    private boolean archiveIfSettled(Sale sale, long now, long writerLag) {
+    private boolean archiveIfSettled(Sale sale, long now) {
         if (stock.archivedAt(sale.id()) != null) {
             stock.archive(sale.id(), now, settings.linger());
             return false;
         }
         OrderCounts counts = orders.countsForSale(sale.id());
         Settlement s = new Settlement(sale.endsAt().toEpochMilli(), now, stock.buyerOrders(sale.id()),
-                orders.ordersOfSale(sale.id()), counts.confirmed(), orders.unitsOwed(sale.id()), writerLag);
+                orders.ordersOfSale(sale.id()), counts.confirmed(), orders.unitsOwed(sale.id()));
         Settlement.Verdict verdict = s.judge(settings.grace(), settings.retention());
         if (!Settlement.archivable(verdict)) {
             return false;

@@ -6,7 +6,9 @@ import java.util.Map;
 /**
  * Whether an ended sale may leave Redis (docs/redis.md, archiving): never while it can still sell (its end, plus the
  * grace within which a purchase that started before it may still be in flight, has not passed) nor while an order of
- * it is still QUEUED (the writer lags, or a buyer mark has no DB row yet); then once its orders are final (none
+ * it is still QUEUED (a buyer mark has no DB row with its order id yet: the mark is made before the event is sent, so
+ * an event the writer has not written always shows as one; the writer's lag on other sales does not hold this one
+ * back); then once its orders are final (none
  * CONFIRMED and unpaid, no unit owed to Redis), or, if some are not, once the retention after its end has passed
  * (their expiry later finds no keys and settles their units in the database alone).
  *
@@ -14,10 +16,9 @@ import java.util.Map;
  * @param written     the sale's written orders, userId -> orderId
  * @param confirmed   written orders still CONFIRMED (not paid, not expired)
  * @param unitsOwed   units expired orders still owe to Redis
- * @param writerLag   events the writer has not committed
  */
 record Settlement(long endMillis, long nowMillis, Map<Long, Long> marks, Map<Long, Long> written, long confirmed,
-                  long unitsOwed, long writerLag) {
+                  long unitsOwed) {
 
     /** The verdict, with the reason for the log. */
     enum Verdict { SELLING, QUEUED, PENDING, SETTLED, RETAINED_LONG_ENOUGH }
@@ -26,7 +27,7 @@ record Settlement(long endMillis, long nowMillis, Map<Long, Long> marks, Map<Lon
         if (nowMillis < endMillis + grace.toMillis()) {
             return Verdict.SELLING;
         }
-        if (writerLag > 0 || !marks.entrySet().stream()
+        if (!marks.entrySet().stream()
                 .allMatch(m -> m.getValue().equals(written.get(m.getKey())))) {
             return Verdict.QUEUED;
         }
