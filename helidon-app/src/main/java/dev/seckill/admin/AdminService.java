@@ -132,7 +132,8 @@ public final class AdminService implements HttpService {
                 "redisRemaining", s.redisRemaining(), "redisBuyers", s.redisBuyers(),
                 "redisReturned", s.redisReturned(), "dbOrders", s.orders().total(),
                 "dbConfirmed", s.orders().confirmed(), "dbPaid", s.orders().paid(), "dbExpired", s.orders().expired(),
-                "unitsOwed", s.unitsOwed(), "consumerLag", s.consumerLag(), "consistent", s.consistent());
+                "unitsOwed", s.unitsOwed(), "consumerLag", s.consumerLag(), "archived", s.archived(),
+                "consistent", s.consistent());
     }
 
     static Map<String, Object> json(Reconciler.Report r) {
@@ -140,7 +141,8 @@ public final class AdminService implements HttpService {
                 .map(a -> Answers.body("action", a.kind().name(), "userId", a.userId(), "orderId", a.orderId(),
                         "detail", a.detail()))
                 .toList();
-        return Answers.body("code", r.writerBehind() ? "WRITER_BEHIND" : "RECONCILED", "saleId", r.saleId(),
+        String code = r.writerBehind() ? "WRITER_BEHIND" : r.archived() ? "ARCHIVED" : "RECONCILED";
+        return Answers.body("code", code, "saleId", r.saleId(),
                 "dryRun", r.dryRun(), "writerLag", r.writerLag(), "pendingBuyers", r.pendingBuyers(),
                 "actions", actions);
     }

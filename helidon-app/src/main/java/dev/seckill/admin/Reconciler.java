@@ -81,8 +81,16 @@ public final class Reconciler {
         }
     }
 
-    /** What reconcile found and did; {@code writerLag > 0} means it did nothing and must be retried. */
-    public record Report(long saleId, boolean dryRun, long writerLag, int pendingBuyers, List<Action> actions) {
+    /**
+     * What reconcile found and did; {@code writerLag > 0} means it did nothing and must be retried, {@code archived}
+     * that the sale was settled and archived (its keys leave Redis on purpose: nothing to rebuild or repair there).
+     */
+    public record Report(long saleId, boolean dryRun, long writerLag, int pendingBuyers, List<Action> actions,
+                         boolean archived) {
+
+        Report(long saleId, boolean dryRun, long writerLag, int pendingBuyers, List<Action> actions) {
+            this(saleId, dryRun, writerLag, pendingBuyers, actions, false);
+        }
 
         public boolean writerBehind() {
             return writerLag > 0;
@@ -102,6 +110,10 @@ public final class Reconciler {
             return new Report(sale.id(), dryRun, behind, 0, List.of());
         }
         Repairs repairs = dryRun ? new DryRunRepairs(stock) : live;
+        if (stock.archivedAt(sale.id()) != null) {
+            // Settled and archived: its Redis keys leave on purpose, so only the database's stock is checked.
+            return new Report(sale.id(), dryRun, 0, 0, repairDbStock(sale.id(), repairs).stream().toList(), true);
+        }
         Map<Long, Long> written = orders.ordersOfSale(sale.id());
         Set<Long> expired = orders.expiredOfSale(sale.id());
         List<Action> actions = new ArrayList<>();

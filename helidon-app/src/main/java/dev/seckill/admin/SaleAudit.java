@@ -23,6 +23,7 @@ public final class SaleAudit {
     public SaleStats stats(Sale sale) {
         return new SaleStats(sale.id(), sale.stockTotal(), sales.dbStock(sale.id()).actual(),
                 stock.remaining(sale.id()), stock.buyers(sale.id()), stock.returned(sale.id()),
-                orders.countsForSale(sale.id()), orders.unitsOwed(sale.id()), lag.total());
+                orders.countsForSale(sale.id()), orders.unitsOwed(sale.id()), lag.total(),
+                stock.archivedAt(sale.id()) != null);
     }
 }

@@ -12,9 +12,18 @@ import dev.seckill.order.OrderCounts;
  * @param orders         written orders by state
  * @param unitsOwed      units expired orders still owe to Redis (the expiry's next pass pays them)
  * @param consumerLag    events on the orders topic the writer has not committed yet
+ * @param archived       the sale was settled and archived: its Redis keys expire on purpose (docs/redis.md), so
+ *                       only the database is judged; without the mark, missing keys are lost data
  */
 public record SaleStats(long saleId, long stockTotal, long dbStock, Long redisRemaining, long redisBuyers,
-                        long redisReturned, OrderCounts orders, long unitsOwed, long consumerLag) {
+                        long redisReturned, OrderCounts orders, long unitsOwed, long consumerLag, boolean archived) {
+
+    /** A sale that is not archived. */
+    public SaleStats(long saleId, long stockTotal, long dbStock, Long redisRemaining, long redisBuyers,
+                     long redisReturned, OrderCounts orders, long unitsOwed, long consumerLag) {
+        this(saleId, stockTotal, dbStock, redisRemaining, redisBuyers, redisReturned, orders, unitsOwed, consumerLag,
+                false);
+    }
 
     /**
      * Conservation, judged only once the writer has caught up and the expiry has paid Redis what it owes (before
@@ -24,6 +33,10 @@ public record SaleStats(long saleId, long stockTotal, long dbStock, Long redisRe
      */
     public boolean consistent() {
         long live = orders.live();
+        if (archived) {
+            // Settled and archived: what Redis still holds is on its way out; the database alone is the record.
+            return consumerLag == 0 && dbStock == stockTotal - live;
+        }
         return consumerLag == 0
                 && unitsOwed == 0
                 && redisRemaining != null

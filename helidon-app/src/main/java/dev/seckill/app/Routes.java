@@ -2,9 +2,15 @@ package dev.seckill.app;
 
 import dev.seckill.http.Answers;
 import dev.seckill.http.ErrorHandlers;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The service's route tables, in one place: the public listener serves {@code /api/**} only, the internal admin
@@ -13,15 +19,19 @@ import io.helidon.webserver.http.HttpService;
  * separators) can reach it there, even through a misconfigured edge. The tables take the HTTP services as they
  * are, so unit tests mount the very same tables on services built from fakes.
  *
- * @param login the demo sign-in, or null when it is off
+ * @param login       the demo sign-in, or null when it is off
+ * @param openBreakers the dependencies whose circuit breaker is open now (dev.seckill.breaker.Breakers#open)
  */
-record Routes(HttpService sales, HttpService purchases, HttpService orders, HttpService admin, HttpService login) {
+record Routes(HttpService sales, HttpService purchases, HttpService orders, HttpService admin, HttpService login,
+              Supplier<List<String>> openBreakers) {
+
+    /** Seconds a load balancer or client should wait before asking a DEGRADED instance again. */
+    static final int DEGRADED_RETRY_AFTER = 1;
 
     /** The public listener. */
     void api(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
-        // The public health answer: no details and no dependency touched (the detailed one is on the admin listener).
-        routing.get("/api/health", (req, res) -> Answers.json(res, Status.OK_200, Answers.body("code", "UP")));
+        routing.get("/api/health", this::health);
         // A trivial route (no dependency touched): the benchmark's ceiling for "the edge proxying the service".
         routing.get("/api/ping", (req, res) -> Answers.json(res, Status.OK_200, Answers.body("code", "OK")));
         // Orders are mounted at /api: besides /api/orders/** they answer a shopper's order in a sale,
@@ -31,6 +41,20 @@ record Routes(HttpService sales, HttpService purchases, HttpService orders, Http
         if (login != null) {
             routing.register("/api/login", login);
         }
+    }
+
+    /**
+     * The public health answer, touching no dependency (the detailed one is on the admin listener): 200 UP, or 503
+     * DEGRADED naming the open breakers — purchases that need those dependencies are refused at once meanwhile.
+     */
+    private void health(ServerRequest req, ServerResponse res) {
+        List<String> open = openBreakers.get();
+        if (open.isEmpty()) {
+            Answers.json(res, Status.OK_200, Answers.body("code", "UP"));
+            return;
+        }
+        res.header(HeaderNames.RETRY_AFTER, Integer.toString(DEGRADED_RETRY_AFTER));
+        Answers.json(res, Status.SERVICE_UNAVAILABLE_503, Answers.body("code", "DEGRADED", "open", open));
     }
 
     /** The admin listener (loopback by default): operators and monitoring. */

@@ -6,6 +6,14 @@ import dev.seckill.admin.ConsumerLag;
 import dev.seckill.admin.PeriodicReconcile;
 import dev.seckill.admin.Reconciler;
 import dev.seckill.admin.SaleAudit;
+import dev.seckill.archive.ArchiveRunner;
+import dev.seckill.archive.ArchiveSettings;
+import dev.seckill.archive.Archiver;
+import dev.seckill.archive.EndedSales;
+import dev.seckill.breaker.Breakers;
+import dev.seckill.breaker.GuardedOrders;
+import dev.seckill.breaker.GuardedReserver;
+import dev.seckill.breaker.GuardedSales;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.LoginService;
@@ -14,6 +22,8 @@ import dev.seckill.expiry.Expiry;
 import dev.seckill.expiry.ExpiryMetrics;
 import dev.seckill.expiry.ExpiryRunner;
 import dev.seckill.expiry.LapsedOrderRepository;
+import dev.seckill.order.ArchivedMarks;
+import dev.seckill.order.IssuableOrderIds;
 import dev.seckill.order.OrderLookup;
 import dev.seckill.order.OrderRepository;
 import dev.seckill.order.OrderService;
@@ -59,12 +69,15 @@ final class Wiring implements AutoCloseable {
     private final OrderPublisher publisher;
     private final PeriodicReconcile periodic;
     private final ExpiryRunner expiry;
+    private final ArchiveRunner archive;
     private final Routes routes;
 
-    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, ExpiryRunner expiry, Routes routes) {
+    private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, ExpiryRunner expiry, ArchiveRunner archive,
+                   Routes routes) {
         this.publisher = publisher;
         this.periodic = periodic;
         this.expiry = expiry;
+        this.archive = archive;
         this.routes = routes;
     }
 
@@ -81,7 +94,8 @@ final class Wiring implements AutoCloseable {
         ScriptRunner scripts = new ScriptRunner(redis);
         scripts.loadAll();
         SaleRepository saleRepository = new SaleRepository(db);
-        SaleCatalog catalog = new SaleCatalog(saleRepository, clock);
+        Breakers breakers = Breakers.create(app.get("breaker"), clock, Metrics.globalRegistry);
+        SaleCatalog catalog = new SaleCatalog(new GuardedSales(saleRepository, breakers.db()), clock);
         SaleStock stock = new SaleStock(redis, scripts);
         SaleViews views = new SaleViews(stock, clock);
         OrderRepository orderRepository = new OrderRepository(db);
@@ -90,13 +104,15 @@ final class Wiring implements AutoCloseable {
                 app.get("limiter.burst").asInt().orElse(3));
         PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
         DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
-        OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery);
+        OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery, breakers.kafka());
         StockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")));
+        // An ended sale answers before any breaker; Kafka's breaker refuses before Redis takes a unit.
+        StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
         // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.
         SoldOutFlags soldOut = new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L));
         Reopener reopener = new Reopener(soldOut,
                 new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry));
-        Purchaser purchaser = new Purchaser(reserver, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
+        Purchaser purchaser = new Purchaser(guarded, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
                 reopener, metrics, clock);
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
@@ -111,8 +127,14 @@ final class Wiring implements AutoCloseable {
         PeriodicReconcile periodic = every > 0
                 ? PeriodicReconcile.start(reconciler, saleRepository, clock, Duration.ofSeconds(every), grace) : null;
         ExpiryRunner expiry = startExpiry(app.get("expiry"), new LapsedOrderRepository(db), stock, reopener::reopen);
-        OrderLookup lookup = new OrderLookup(orderRepository,
-                new QueuedOrders(saleRepository, stock::buyerOrder, clock), stock::buyerOrder);
+        ArchivedMarks marks = new ArchivedMarks(stock::buyerOrder, stock::archivedAt,
+                (sale, user) -> breakers.db().call(() -> orderRepository.orderIdOf(sale, user)));
+        OrderLookup lookup = new OrderLookup(new GuardedOrders(orderRepository, breakers.db()),
+                new QueuedOrders(saleRepository, stock::buyerOrder, clock), marks,
+                new IssuableOrderIds(catalog, clock));
+        ArchiveSettings archiving = ArchiveSettings.from(app.get("archive"), grace);
+        ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
+                new Archiver(saleRepository, stock, orderRepository, clock, archiving), archiving.interval()) : null;
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),
@@ -120,8 +142,9 @@ final class Wiring implements AutoCloseable {
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
                         new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, grace),
-                app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null);
-        return new Wiring(publisher, periodic, expiry, routes);
+                app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null,
+                breakers::open);
+        return new Wiring(publisher, periodic, expiry, archive, routes);
     }
 
     /**
@@ -170,6 +193,9 @@ final class Wiring implements AutoCloseable {
         }
         if (expiry != null) {
             expiry.close();
+        }
+        if (archive != null) {
+            archive.close();
         }
         publisher.close();
     }

@@ -3,6 +3,7 @@ package dev.seckill.order;
 import dev.seckill.sale.Sale;
 
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /**
  * Finds a shopper's order: by its id (the written row, else a reservation in the Redis buyers of a recent sale),
@@ -14,14 +15,26 @@ public final class OrderLookup {
     private final OrderSource written;
     private final QueuedOrders queued;
     private final QueuedOrders.BuyerMarks marks;
+    private final LongPredicate issuable;
 
+    /** Every id is looked up (unit tests whose orders carry made-up ids). */
     public OrderLookup(OrderSource written, QueuedOrders queued, QueuedOrders.BuyerMarks marks) {
+        this(written, queued, marks, id -> true);
+    }
+
+    /** @param issuable whether an id could have been issued at all ({@link IssuableOrderIds}); others cost nothing */
+    public OrderLookup(OrderSource written, QueuedOrders queued, QueuedOrders.BuyerMarks marks,
+                       LongPredicate issuable) {
         this.written = written;
         this.queued = queued;
         this.marks = marks;
+        this.issuable = issuable;
     }
 
     public Optional<Order> byId(long orderId, long userId) {
+        if (!issuable.test(orderId)) {
+            return Optional.empty();
+        }
         Optional<Order> row = written.find(orderId).filter(o -> o.userId() == userId);
         if (row.isPresent()) {
             return row;

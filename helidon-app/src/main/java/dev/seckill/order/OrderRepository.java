@@ -49,6 +49,20 @@ public final class OrderRepository implements OrderSource {
         }
     }
 
+    /** A buyer's order id in a sale, whatever its state (the unique key sale_id, user_id). */
+    public Optional<Long> orderIdOf(long saleId, long userId) {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT order_id FROM seckill_order WHERE sale_id = ? AND user_id = ?")) {
+            ps.setLong(1, saleId);
+            ps.setLong(2, userId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new DependencyUnavailable("failed to read the buyer's order: " + e.getMessage(), e);
+        }
+    }
+
     /** Every written order of a sale, whatever its state, userId -> orderId (bounded by the sale's buyers). */
     public Map<Long, Long> ordersOfSale(long saleId) {
         Map<Long, Long> out = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.seckill.purchase;
 
+import dev.seckill.breaker.Outcomes;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
 import io.helidon.config.Config;
@@ -22,16 +23,23 @@ public final class OrderPublisher implements AutoCloseable {
     private final Producer<String, byte[]> producer;
     private final String topic;
     private final long waitMillis;
+    private final Outcomes breaker;
 
     public OrderPublisher(Producer<String, byte[]> producer, String topic, DeliveryTimeout timeout) {
+        this(producer, topic, timeout, Outcomes.NONE);
+    }
+
+    /** @param breaker records each send's outcome (Kafka's breaker); it was consulted before the unit was taken */
+    public OrderPublisher(Producer<String, byte[]> producer, String topic, DeliveryTimeout timeout, Outcomes breaker) {
         this.producer = producer;
         this.topic = topic;
         this.waitMillis = timeout.settled().toMillis();
+        this.breaker = breaker;
     }
 
-    public static OrderPublisher create(Config kafka, DeliveryTimeout timeout) {
+    public static OrderPublisher create(Config kafka, DeliveryTimeout timeout, Outcomes breaker) {
         return new OrderPublisher(new KafkaProducer<>(properties(kafka, timeout.millis())),
-                kafka.get("topic").asString().orElse(OrderEvent.TOPIC), timeout);
+                kafka.get("topic").asString().orElse(OrderEvent.TOPIC), timeout, breaker);
     }
 
     static Map<String, Object> properties(Config kafka, int deliveryTimeout) {
@@ -62,6 +70,10 @@ public final class OrderPublisher implements AutoCloseable {
      * @throws DependencyUnavailable when Kafka did not acknowledge it
      */
     public void publish(OrderEvent event) {
+        breaker.record(() -> send(event));
+    }
+
+    private void send(OrderEvent event) {
         try {
             producer.send(new ProducerRecord<>(topic, event.key(), event.toJson())).get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

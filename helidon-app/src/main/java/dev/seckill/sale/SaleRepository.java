@@ -62,6 +62,17 @@ public final class SaleRepository implements SaleSource {
     }
 
     @Override
+    public List<Sale> since(long afterId, int limit) {
+        return query("SELECT " + COLUMNS + " FROM sale WHERE id > ? ORDER BY id LIMIT " + Math.max(1, limit), afterId);
+    }
+
+    /** Sales that ended in {@code [from, to)}, the earliest first (at most {@code limit}). */
+    public List<Sale> ended(Instant from, Instant to, int limit) {
+        return query("SELECT " + COLUMNS + " FROM sale WHERE ends_at >= ? AND ends_at < ? ORDER BY ends_at, id LIMIT "
+                + Math.max(1, limit), utc(from), utc(to));
+    }
+
+    @Override
     public List<Sale> current(Instant now) {
         return query("SELECT " + COLUMNS + " FROM sale WHERE ends_at > ? ORDER BY starts_at, id LIMIT 100", utc(now));
     }
@@ -119,9 +130,11 @@ public final class SaleRepository implements SaleSource {
         }
     }
 
-    private List<Sale> query(String sql, Object arg) {
+    private List<Sale> query(String sql, Object... args) {
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setObject(1, arg);
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 List<Sale> out = new ArrayList<>();
                 while (rs.next()) {

@@ -13,6 +13,12 @@ public interface SaleSource {
     /** The highest sale id that exists, 0 when there is none. */
     long maxId();
 
+    /**
+     * Sales whose id is above {@code afterId}, lowest first, at most {@code limit} of them: how an instance learns of
+     * sales, including those other instances created.
+     */
+    List<Sale> since(long afterId, int limit);
+
     /** Sales that have not ended at {@code now}, soonest first (at most 100). */
     List<Sale> current(Instant now);
 

@@ -12,6 +12,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.codec.StringCodec;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +23,9 @@ import java.util.Set;
 
 /** A sale's stock and buyers in Redis: preheat them, read them, and the repairs reconcile makes. */
 public final class SaleStock implements RemainingStock {
+
+    /** The field of a sale's window hash that marks it archived (epoch ms); docs/redis.md. */
+    static final String ARCHIVED = "archived";
 
     private final RedissonClient redis;
     private final ScriptRunner scripts;
@@ -122,6 +126,25 @@ public final class SaleStock implements RemainingStock {
      */
     public boolean markReturned(long saleId, long orderId) {
         return redis.<String>getSet(Keys.returned(saleId)).add(Long.toString(orderId));
+    }
+
+    /** When the sale was archived (epoch ms), or null: it was not, or Redis lost its window with its other keys. */
+    public Long archivedAt(long saleId) {
+        String at = redis.<String, String>getMap(Keys.meta(saleId)).get(ARCHIVED);
+        return at == null ? null : Long.parseLong(at);
+    }
+
+    /**
+     * Archives a settled sale: its window hash keeps the time of archiving (a tombstone of a few bytes that tells
+     * "archived" from "lost", and keeps preheat.lua from ever putting stock back), and its stock, buyers and
+     * returned keys get an expiry. Written in that order and idempotent (EXPIRE NX never pushes an expiry back), so
+     * a pass that dies half-way is finished by the next one.
+     */
+    public void archive(long saleId, long nowMillis, Duration linger) {
+        redis.<String, String>getMap(Keys.meta(saleId)).putIfAbsent(ARCHIVED, Long.toString(nowMillis));
+        redis.getBucket(Keys.stock(saleId)).expireIfNotSet(linger);
+        redis.getMap(Keys.buyers(saleId)).expireIfNotSet(linger);
+        redis.getSet(Keys.returned(saleId)).expireIfNotSet(linger);
     }
 
     /** True when both the stock and the window are in Redis (purchases can run). */

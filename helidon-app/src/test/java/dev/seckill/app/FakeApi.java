@@ -38,6 +38,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,7 +88,7 @@ final class FakeApi {
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter),
                 orders(auth, catalog),
                 admin,
-                new LoginService(signer));
+                new LoginService(signer), List::of);
     }
 
     private OrderService orders(Authenticator auth, SaleCatalog catalog) {

@@ -28,6 +28,11 @@ public final class FakeSales implements SaleSource {
     }
 
     @Override
+    public List<Sale> since(long afterId, int limit) {
+        return sales.values().stream().filter(s -> s.id() > afterId).limit(limit).toList();
+    }
+
+    @Override
     public List<Sale> current(Instant now) {
         return sales.values().stream().filter(s -> s.endsAt().isAfter(now))
                 .sorted(Comparator.comparing(Sale::startsAt).thenComparingLong(Sale::id)).toList();

@@ -1,0 +1,43 @@
+package dev.seckill.breaker;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * A breaker's meters: {@code seckill.breaker.state{breaker}} (0 closed, 1 open, 2 half-open, 3 other) and
+ * {@code seckill.breaker.transitions{breaker,from,to}}, one count per change of state; calls it refused show as
+ * {@code seckill.breaker.refused{breaker}}.
+ */
+final class BreakerMetrics {
+
+    private BreakerMetrics() {
+    }
+
+    static void bind(Breaker breaker, MeterRegistry registry) {
+        CircuitBreaker circuit = breaker.circuit();
+        Gauge.builder("seckill.breaker.state", circuit, c -> code(c.getState()))
+                .tag("breaker", breaker.name())
+                .description("Circuit breaker state: 0 closed, 1 open, 2 half-open")
+                .register(registry);
+        Counter refused = Counter.builder("seckill.breaker.refused").tag("breaker", breaker.name())
+                .description("Calls refused at once because the breaker was open").register(registry);
+        circuit.getEventPublisher()
+                .onStateTransition(e -> Counter.builder("seckill.breaker.transitions")
+                        .tag("breaker", breaker.name())
+                        .tag("from", e.getStateTransition().getFromState().name())
+                        .tag("to", e.getStateTransition().getToState().name())
+                        .description("Circuit breaker state changes").register(registry).increment())
+                .onCallNotPermitted(e -> refused.increment());
+    }
+
+    private static int code(CircuitBreaker.State s) {
+        return switch (s) {
+            case CLOSED -> 0;
+            case OPEN, FORCED_OPEN -> 1;
+            case HALF_OPEN -> 2;
+            default -> 3;
+        };
+    }
+}
