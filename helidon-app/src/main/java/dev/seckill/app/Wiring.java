@@ -21,6 +21,8 @@ import dev.seckill.order.Payer;
 import dev.seckill.order.PaymentRepository;
 import dev.seckill.order.QueuedOrders;
 import dev.seckill.payment.LocalPaymentProvider;
+import dev.seckill.protection.Gate;
+import dev.seckill.protection.ProtectionService;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.LimiterSettings;
@@ -113,13 +115,15 @@ final class Wiring implements AutoCloseable {
         ExpiryRunner expiry = startExpiry(app.get("expiry"), new LapsedOrderRepository(db), stock, reopener::reopen);
         OrderLookup lookup = new OrderLookup(orderRepository,
                 new QueuedOrders(saleRepository, stock::buyerOrder, clock), stock::buyerOrder);
+        Gate gate = Protection.gate(app, redis, clock);
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate),
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
                         new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, grace),
+                new ProtectionService(auth, catalog, gate),
                 app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null);
         return new Wiring(publisher, periodic, expiry, routes);
     }
