@@ -70,6 +70,8 @@ final class FakeApi {
 
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     final TokenSigner signer = new TokenSigner(SECRET, Duration.ofHours(1), clock);
+    /** How many sales the fake holds. */
+    static final int SALES = 4;
     final FakeSales sales = new FakeSales().add(ACTIVE).add(UPCOMING).add(CHALLENGED).add(PATHED);
     final FakeReserver reserver = new FakeReserver();
     final MockProducer<String, byte[]> producer =
