@@ -18,7 +18,7 @@ class GateTest {
 
     private static final String SECRET = "unit-test-token-secret-of-32-bytes!";
     private static final Instant START = Instant.parse("2030-01-01T10:00:00Z");
-    private static final Sale SALE = new Sale(7, "s", 1, 10, START, START.plusSeconds(600),
+    private static final Sale SALE = new Sale(7, "s", 1, 10, START, START.plusSeconds(600), Sale.DEFAULT_PAY_WINDOW_SECONDS,
             new SaleProtection(SaleProtection.Mode.CHALLENGE, 4));
 
     private final Set<String> used = new HashSet<>();
