@@ -26,10 +26,18 @@ final class Protection {
 
     static Gate gate(Config app, RedissonClient redis, Clock clock) {
         String secret = app.get("token.secret").asString().orElse("");
-        Duration challengeTtl = seconds(app, "protection.challenge-ttl-seconds", CHALLENGE_TTL_SECONDS);
-        Duration pathTtl = seconds(app, "protection.path-ttl-seconds", PATH_TTL_SECONDS);
-        return new Gate(new Challenges(secret, challengeTtl, clock), new PurchasePaths(secret, pathTtl, clock),
-                new RedisUsedChallenges(redis, clock), clock);
+        return new Gate(new Challenges(secret, challengeTtl(app), clock),
+                new PurchasePaths(secret, pathTtl(app), clock), new RedisUsedChallenges(redis, clock), clock);
+    }
+
+    /** {@code seckill.protection.challenge-ttl-seconds} of the {@code seckill} node, 1-3600. */
+    static Duration challengeTtl(Config app) {
+        return seconds(app, "protection.challenge-ttl-seconds", CHALLENGE_TTL_SECONDS);
+    }
+
+    /** {@code seckill.protection.path-ttl-seconds} of the {@code seckill} node, 1-3600. */
+    static Duration pathTtl(Config app) {
+        return seconds(app, "protection.path-ttl-seconds", PATH_TTL_SECONDS);
     }
 
     private static Duration seconds(Config app, String key, long fallback) {
