@@ -13,14 +13,16 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Locale;
+import java.util.List;
 
 /**
  * What a protected sale (issue 15) costs, without a stack: the solve time per difficulty of a bot written in Java
  * (one core, its tightest loop: one reused MessageDigest, no HTTP), and the service's CPU per purchase decision on a
- * protected sale (one HMAC check of the path) against an unprotected one, measured in the same run. Prints a
- * Markdown section. Bounded: about 2^24 hashes in all for the solve times, a few seconds for the gate.
+ * protected sale (one HMAC check of the path) against an unprotected one, measured in the same run. Run alone it
+ * prints a Markdown section; {@code bin/seckill bench --protection} puts the same tables in its report
+ * ({@link ProtectionBench}). Bounded: about 2^24 hashes in all for the solve times, a few seconds for the gate.
  *
  * <p>{@code java -cp bench/target/seckill-bench.jar dev.seckill.bench.ProtectionCosts [maxBits]}
  */
@@ -34,27 +36,53 @@ public final class ProtectionCosts {
     private ProtectionCosts() {
     }
 
+    /** One difficulty: salts solved, mean hashes and wall time per solve, and the loop's rate. */
+    record SolveTime(int bits, int salts, long meanHashes, double meanMs, double hashesPerSecond) {
+    }
+
+    /** The in-process purchase decision, nanoseconds: unprotected sale, protected sale with a valid path. */
+    record GateCost(int decisions, double plainNs, double protectedNs) {
+
+        double addedMicros() {
+            return (protectedNs - plainNs) / 1000;
+        }
+    }
+
     public static void main(String[] args) throws NoSuchAlgorithmException {
         int maxBits = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         StringBuilder md = new StringBuilder("## Protected sales (issue 15)\n\n");
-        md.append("### A bot's solve time per difficulty (Java, one core)\n\n")
-                .append("Each row solves fresh random salts by counting nonces up from 0 (as the sale page does) until ")
-                .append("about 2^22 hashes are spent (at least 3 salts). The expected work is 2^bits hashes; a bot ")
-                .append("pays it per path, that is per purchase attempt, and cannot start before the sale does.\n\n")
-                .append("| bits | salts | mean hashes | mean solve | hashes/s |\n|---|---|---|---|---|\n");
+        md.append(ProtectionSection.solveTable(solveTimes(maxBits))).append('\n');
+        md.append(ProtectionSection.gateParagraph(gateCost())).append('\n');
+        System.out.print(md);
+    }
+
+    /**
+     * A bot's solve time at 8, 10, ... {@code maxBits}: each row solves fresh random salts by counting nonces up from
+     * 0 (as the sale page does) until about 2^22 hashes are spent (at least 3 salts), after a JIT warm-up.
+     */
+    static List<SolveTime> solveTimes(int maxBits) throws NoSuchAlgorithmException {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         SecureRandom random = new SecureRandom();
         solveAll(sha, random, 64, 12); // JIT warm-up (about 2^18 hashes), not reported
+        List<SolveTime> rows = new ArrayList<>();
         for (int bits = 8; bits <= maxBits; bits += 2) {
             int salts = (int) Math.max(3, Math.min(200, HASH_BUDGET >> bits));
             long t0 = System.nanoTime();
             long hashes = solveAll(sha, random, salts, bits);
             double seconds = (System.nanoTime() - t0) / 1e9;
-            md.append(String.format(Locale.ROOT, "| %d | %d | %,d | %.2f ms | %,.0f |%n", bits, salts,
-                    hashes / salts, seconds * 1000 / salts, hashes / seconds));
+            rows.add(new SolveTime(bits, salts, hashes / salts, seconds * 1000 / salts, hashes / seconds));
         }
-        md.append('\n').append(gateCost()).append('\n');
-        System.out.print(md);
+        return rows;
+    }
+
+    /** The smallest nonce solving {@code salt} at {@code bits}, counting up from 0 as the sale page does. */
+    static long solve(MessageDigest sha, String salt, int bits) {
+        String prefix = salt + ":";
+        long n = 0;
+        while (!solves(sha.digest((prefix + n).getBytes(StandardCharsets.UTF_8)), bits)) {
+            n++;
+        }
+        return n;
     }
 
     /** Solves {@code salts} random salts at {@code bits}; returns the hashes spent. */
@@ -63,12 +91,7 @@ public final class ProtectionCosts {
         byte[] s = new byte[16];
         for (int i = 0; i < salts; i++) {
             random.nextBytes(s);
-            String prefix = Base64.getUrlEncoder().withoutPadding().encodeToString(s) + ":";
-            long n = 0;
-            while (!solves(sha.digest((prefix + n).getBytes(StandardCharsets.UTF_8)), bits)) {
-                n++;
-            }
-            hashes += n + 1;
+            hashes += solve(sha, Base64.getUrlEncoder().withoutPadding().encodeToString(s), bits) + 1;
         }
         return hashes;
     }
@@ -85,7 +108,7 @@ public final class ProtectionCosts {
     }
 
     /** The service's purchase decision before Redis, protected (a valid path) against unprotected, same run. */
-    private static String gateCost() {
+    static GateCost gateCost() {
         Clock clock = Clock.systemUTC();
         Instant now = clock.instant();
         PurchasePaths paths = new PurchasePaths(SECRET, Duration.ofSeconds(120), clock);
@@ -117,15 +140,7 @@ public final class ProtectionCosts {
                 return pass;
             }));
         }
-        return String.format(Locale.ROOT, """
-                ### The service's cost per purchase of a protected sale
-
-                The purchase decision before Redis, in-process, best of 5 interleaved rounds of %,d decisions:
-                an unprotected sale (no path to check) %.0f ns, a protected one (one HMAC-SHA-256 of the path) %.0f ns,
-                so the check adds %.2f µs of CPU per purchase. For scale: the purchase itself is a network round trip
-                to Redis and a Kafka send (hundreds of µs at least). A path is checked without any lookup; a solution
-                costs one SHA-256, one HMAC and one Redis SET NX per path issued.
-                """, GATE_CHECKS, plainNs, guardedNs, (guardedNs - plainNs) / 1000);
+        return new GateCost(GATE_CHECKS, plainNs, guardedNs);
     }
 
     private static double best(double sofar, double ns) {
