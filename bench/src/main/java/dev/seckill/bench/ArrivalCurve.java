@@ -50,13 +50,14 @@ final class ArrivalCurve {
 
     /**
      * One side: purchases sent per bucket, those the service answered and those the edge refused, the busiest
-     * bucket of service arrivals, every purchase's answer by status, the shoppers who got their 202 and the time
-     * from the start to it (p50, p90, max, ms), and the shoppers who failed (no connection, a step refused) or
-     * were late (see above).
+     * bucket of purchases at the service, the challenge and path requests sent per bucket (each one reaches the
+     * service too) and the busiest bucket of both together, every purchase's answer by status, the shoppers who
+     * got their 202 and the time from the start to it (p50, p90, max, ms), and the shoppers who failed (no
+     * connection, a step refused) or were late (see above).
      */
     record Side(String name, int shoppers, long[] sent, long[] served, long[] refusedAtEdge, long peakServed,
-                Map<Integer, Long> answers, long bought, double p50Ms, double p90Ms, double maxMs, long failed,
-                long late) {
+                long[] steps, long peakRequests, Map<Integer, Long> answers, long bought, double p50Ms, double p90Ms,
+                double maxMs, long failed, long late) {
 
         long totalServed() {
             return Arrays.stream(served).sum();
@@ -101,6 +102,7 @@ final class ArrivalCurve {
         // The start on this JVM's nanosecond clock (the service reads the same wall clock on this machine).
         long start = System.nanoTime() + Duration.between(Instant.now(), startsAt).toNanos();
         ConcurrentLinkedQueue<Attempt> purchases = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> steps = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Long> boughtAt = new ConcurrentLinkedQueue<>();
         AtomicInteger failed = new AtomicInteger();
         AtomicInteger late = new AtomicInteger();
@@ -110,7 +112,7 @@ final class ArrivalCurve {
                 int user = i;
                 all.add(threads.submit(() -> {
                     try {
-                        Long at = shop(sale, user, protection.equals("challenge"), start, purchases, late);
+                        Long at = shop(sale, user, protection.equals("challenge"), start, purchases, steps, late);
                         if (at != null) {
                             boughtAt.add(at);
                         }
@@ -130,12 +132,13 @@ final class ArrivalCurve {
             }
         }
         sales.add(new Ceilings.PurchaseSale(sale, List.copyOf(purchases)));
-        return summarize(name, shoppers, purchases, new ArrayList<>(boughtAt), failed.get(), late.get());
+        return summarize(name, shoppers, purchases, steps, new ArrayList<>(boughtAt), failed.get(), late.get());
     }
 
     /** One shopper; returns the offset (ns) of its 202's answer, or null. */
     private Long shop(long sale, int user, boolean challenge, long start, ConcurrentLinkedQueue<Attempt> purchases,
-                      AtomicInteger late) throws IOException, InterruptedException, NoSuchAlgorithmException {
+                      ConcurrentLinkedQueue<Long> steps, AtomicInteger late)
+            throws IOException, InterruptedException, NoSuchAlgorithmException {
         String token = users.token(user);
         String address = Users.address(users.id(user));
         try (ShopperConnection c = new ShopperConnection(stack.edgePort())) {
@@ -143,7 +146,7 @@ final class ArrivalCurve {
             sleepUntil(start);
             String route = "/api/sales/" + sale + "/purchase";
             if (challenge) {
-                route += "/" + solveAndGetPath(c, sale, token, address, late);
+                route += "/" + solveAndGetPath(c, sale, token, address, start, steps, late);
             }
             for (int attempt = 1; attempt <= MAX_PURCHASES; attempt++) {
                 long sent = System.nanoTime();
@@ -163,12 +166,15 @@ final class ArrivalCurve {
         }
     }
 
-    private String solveAndGetPath(ShopperConnection c, long sale, String token, String address, AtomicInteger late)
+    private String solveAndGetPath(ShopperConnection c, long sale, String token, String address, long start,
+                                   ConcurrentLinkedQueue<Long> steps, AtomicInteger late)
             throws IOException, InterruptedException, NoSuchAlgorithmException {
+        steps.add(System.nanoTime() - start);
         ShopperConnection.Answer ch = c.send("GET", "/api/sales/" + sale + "/challenge", token, address, null);
         // The service's clock may put the start a few ms after this JVM's: ask again shortly, boundedly.
         for (int i = 0; i < 50 && ch.status() == 409; i++) {
             Thread.sleep(20);
+            steps.add(System.nanoTime() - start);
             ch = c.send("GET", "/api/sales/" + sale + "/challenge", token, address, null);
         }
         if (ch.status() != 200) {
@@ -182,6 +188,7 @@ final class ArrivalCurve {
             late.incrementAndGet();
         }
         sleepUntil(device);
+        steps.add(System.nanoTime() - start);
         ShopperConnection.Answer p = c.send("POST", "/api/sales/" + sale + "/path", token, address,
                 "{\"challengeId\":\"" + Bodies.field(ch.body(), "challengeId") + "\",\"nonce\":\"" + nonce + "\"}");
         if (p.status() != 200) {
@@ -198,8 +205,8 @@ final class ArrivalCurve {
         }
     }
 
-    private static Side summarize(String name, int shoppers, Iterable<Attempt> purchases, List<Long> boughtAt,
-                                  long failed, long late) {
+    private static Side summarize(String name, int shoppers, Iterable<Attempt> purchases, Iterable<Long> stepsSent,
+                                  List<Long> boughtAt, long failed, long late) {
         long[] sent = new long[BUCKETS];
         long[] served = new long[BUCKETS];
         long[] refused = new long[BUCKETS];
@@ -217,8 +224,20 @@ final class ArrivalCurve {
                 served[b]++;
             }
         }
+        long[] steps = new long[BUCKETS];
+        for (long at : stepsSent) {
+            int b = (int) (Math.max(0, at) / BUCKET.toNanos());
+            if (b < BUCKETS) {
+                steps[b]++;
+            }
+        }
+        long peakRequests = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            peakRequests = Math.max(peakRequests, served[b] + steps[b]);
+        }
         long[] ms = boughtAt.stream().mapToLong(n -> n / 1_000_000).sorted().toArray();
-        return new Side(name, shoppers, sent, served, refused, Arrays.stream(served).max().orElse(0), answers,
+        return new Side(name, shoppers, sent, served, refused, Arrays.stream(served).max().orElse(0), steps,
+                peakRequests, answers,
                 ms.length,
                 percentile(ms, 50), percentile(ms, 90), ms.length == 0 ? 0 : ms[ms.length - 1], failed, late);
     }

@@ -15,8 +15,9 @@ import java.util.function.IntFunction;
 /**
  * What a purchase path costs a purchase over HTTP (issue 15): in each round, purchases of a new unprotected sale
  * against purchases of a new {@code challenge} sale through valid paths, both through the edge, first as accepted
- * first clicks (202) and then, once the writer has caught up, as the same buyers clicking again (409, refused in
- * Redis). The two sides of a pair run back to back, so each round gives a ratio under one background load.
+ * first clicks (202) and then, once the writer has caught up, as the same buyers clicking again (refused in Redis:
+ * 409 ALREADY_PURCHASED, or 429 once a buyer's per-user bucket is empty). The two sides of a pair run back to
+ * back, so each round gives a ratio under one background load.
  *
  * <p>The paths are minted by the bench with the service's own {@link PurchasePaths} under the stack's token secret
  * (as {@link Users} mints tokens): this measures what checking a path adds to a purchase, not the solving before it
@@ -26,8 +27,8 @@ final class PathCost {
 
     static final String PLAIN = "unprotected sale, accepted (202)";
     static final String GUARDED = "challenge sale with a valid path, accepted (202)";
-    static final String PLAIN_REFUSED = "unprotected sale, refused in Redis (409)";
-    static final String GUARDED_REFUSED = "challenge sale with a valid path, refused in Redis (409)";
+    static final String PLAIN_REFUSED = "unprotected sale, refused in Redis (409/429)";
+    static final String GUARDED_REFUSED = "challenge sale with a valid path, refused in Redis (409/429)";
 
     /** The rounds' measurements in order and the sales they made, to be checked like the flash sale. */
     record Result(List<Measured> rounds, List<Ceilings.PurchaseSale> sales) {
