@@ -13,7 +13,7 @@
 BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
                      [--flood-levels N,N...|none] [--flood-seconds S]
-                     [--pay-ratio R] [--pay-window S] [--expiry-orders N]"
+                     [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -63,7 +63,7 @@ cmd_bench() {
     case $1 in
       --reuse) reuse=true ;;
       --keep) keep=true ;;
-      --no-ceilings) args+=("$1") ;;
+      --no-ceilings | --protection) args+=("$1") ;;
       --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
         | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"

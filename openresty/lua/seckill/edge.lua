@@ -79,6 +79,20 @@ function _M.flag_body()
     return ""
 end
 
+-- Challenge and path of a protected sale (issue 15), rewrite phase: the 410 body while the sale's flag is fresh,
+-- else "" (on to the service). Only the fresh mark counts: once it runs out the steps reach the service again, so
+-- a shopper can get a path for the purchase that re-checks the flag (a pathless purchase of a protected sale is
+-- refused before Redis and could never clear it).
+function _M.gate_flag_body()
+    local id = var.sale_id
+    local code = id and id ~= "" and flags:fresh(id)
+    if code then
+        counters:incr(metrics.SHORT_CIRCUITS)
+        return sale_flags.body(code, id)
+    end
+    return ""
+end
+
 -- Purchase, access phase (after the per-IP limits, so a client over its own limit is told so and takes no share of
 -- the total): the edge's total admission. A refusal is 429 RATE_LIMITED with Retry-After (errors.lua says why not
 -- 503); an admitted purchase is marked in $edge_admitted, a variable rather than ngx.ctx because an error_page

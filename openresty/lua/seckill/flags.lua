@@ -84,6 +84,11 @@ function _M.answer(self, id)
     return held
 end
 
+-- The code of the sale's fresh mark, or nil: a look that never claims the re-check (only a purchase can re-check).
+function _M.fresh(self, id)
+    return self.dict:get(id)
+end
+
 -- The service answered code (SOLD_OUT or SALE_ENDED): (re)sets the flag, fresh for the interval, held beyond it.
 function _M.learn(self, id, code)
     local ok, err = self.dict:set(HELD .. id, code, HELD_SECONDS)

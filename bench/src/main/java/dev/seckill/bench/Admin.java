@@ -55,6 +55,25 @@ final class Admin {
         String body = JSON.writeValueAsString(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", now.minusSeconds(1).toString(), "endsAt", now.plus(Duration.ofHours(2)).toString(),
                 "payWindowSeconds", payWindow.toSeconds()));
+        return create(body);
+    }
+
+    /**
+     * A protected sale (issue 15) of {@code protection} ({@code none}, {@code path} or {@code challenge}, with
+     * {@code bits} of difficulty) opening at {@code startsAt} for two hours; returns its id.
+     */
+    long createSale(String name, int stock, Instant startsAt, String protection, int bits)
+            throws IOException, InterruptedException {
+        Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
+                "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString(),
+                "protection", protection));
+        if (protection.equals("challenge")) {
+            sale.put("challengeBits", bits);
+        }
+        return create(JSON.writeValueAsString(sale));
+    }
+
+    private long create(String body) throws IOException, InterruptedException {
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/admin/sales"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), true);
         if (r.statusCode() != 201) {

@@ -96,6 +96,13 @@ public final class Bench {
                     checks.add(Report.Check.of("purchase path", raw.get(raw.size() - 1)));
                 }
             }
+            // Issue 15, after the flood so that it measures a quiet stack.
+            ProtectionBench.Run protection = o.protection()
+                    ? ProtectionBench.run(stack, admin, users, o, sampler) : null;
+            for (Ceilings.PurchaseSale p : protection == null ? List.<Ceilings.PurchaseSale>of() : protection.sales()) {
+                raw.add(Invariants.check(db, redis, p.saleId(), p.attempts()));
+                checks.add(Report.Check.of("protection", raw.get(raw.size() - 1)));
+            }
             boolean hold = raw.stream().allMatch(Invariants.Report::ok);
 
             List<Sampler.Sample> samples = sampler.samples();
@@ -115,6 +122,9 @@ public final class Bench {
                     payments);
             Path out = o.out().toAbsolutePath();
             report.write(out, t, samples, sampler.marks());
+            if (protection != null) {
+                protection.section().addTo(out);
+            }
             summary(report, out);
             return new Outcome(hold, raw, payments == null ? 0 : payments.sale().returned(),
                     payments == null ? 0 : payments.sale().resold(), out.resolve("report.md"));
@@ -161,6 +171,9 @@ public final class Bench {
             m.put("payRatio", o.payRatio());
             m.put("payWindowSeconds", o.payWindow().toSeconds());
             m.put("expiryOrders", o.expiryOrders());
+        }
+        if (o.protection()) {
+            m.put("protection", true);
         }
         if (o.ceilings()) {
             m.put("ceilingRounds", o.rounds());

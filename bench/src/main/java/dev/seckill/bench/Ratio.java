@@ -12,8 +12,13 @@ import java.util.List;
 record Ratio(String name, double median, List<Double> rounds, double ofBest) {
 
     static Ratio of(Ceilings.Result c, String numerator, String denominator) {
-        List<Measured> top = c.rounds().stream().filter(m -> m.name().equals(numerator)).toList();
-        List<Measured> bottom = c.rounds().stream().filter(m -> m.name().equals(denominator)).toList();
+        return of(c.rounds(), numerator, denominator);
+    }
+
+    /** The same over any interleaved rounds (the protection's purchase cost, issue 15). */
+    static Ratio of(List<Measured> all, String numerator, String denominator) {
+        List<Measured> top = all.stream().filter(m -> m.name().equals(numerator)).toList();
+        List<Measured> bottom = all.stream().filter(m -> m.name().equals(denominator)).toList();
         List<Double> rounds = new ArrayList<>();
         for (int i = 0; i < Math.min(top.size(), bottom.size()); i++) {
             rounds.add(Report.round(top.get(i).rps() / bottom.get(i).rps()));
@@ -22,6 +27,10 @@ record Ratio(String name, double median, List<Double> rounds, double ofBest) {
         int n = sorted.size();
         double median = n == 0 ? 0 : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
         return new Ratio(numerator + " / " + denominator, Report.round(median), rounds,
-                Report.round(c.best().get(numerator).rps() / c.best().get(denominator).rps()));
+                Report.round(best(top) / best(bottom)));
+    }
+
+    private static double best(List<Measured> side) {
+        return side.stream().mapToDouble(Measured::rps).max().orElse(Double.NaN);
     }
 }

@@ -44,8 +44,14 @@ final class Users {
 
     /** The i-th user's purchase request for one sale, as bytes on the wire. */
     byte[] purchase(int i, long saleId, int edgePort) {
+        return purchase(i, saleId, null, edgePort);
+    }
+
+    /** The same on a protected sale's route with this purchase path (issue 15); null: the plain route. */
+    byte[] purchase(int i, long saleId, String path, int edgePort) {
         long id = id(i);
-        return ("POST /api/sales/" + saleId + "/purchase HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort
+        return ("POST /api/sales/" + saleId + "/purchase" + (path == null ? "" : "/" + path)
+                + " HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort
                 + "\r\nAuthorization: Bearer " + tokens[i] + "\r\nX-Forwarded-For: " + address(id)
                 + "\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
     }

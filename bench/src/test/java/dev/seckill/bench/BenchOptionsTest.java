@@ -9,6 +9,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BenchOptionsTest {
 
@@ -68,5 +69,19 @@ class BenchOptionsTest {
         assertEquals(3000, o.expiryOrders());
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--pay-ratio", "1.5"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--pay-window", "0"));
+    }
+
+    @Test
+    void protectionIsOffUnlessAskedForAndTakesNoValue() {
+        assertFalse(BenchOptions.parse().protection());
+
+        BenchOptions o = BenchOptions.parse("--protection", "--stock", "50");
+
+        assertTrue(o.protection());
+        assertEquals(50, o.stock(), "the next option is read as usual");
+        assertTrue(o.with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"), false).protection(),
+                "a test's resized run keeps it");
+        assertTrue(o.paying(0.5, Duration.ofSeconds(60), 0).protection());
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--protection=yes"));
     }
 }

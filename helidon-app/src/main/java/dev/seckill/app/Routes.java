@@ -19,11 +19,12 @@ import java.util.function.Supplier;
  * separators) can reach it there, even through a misconfigured edge. The tables take the HTTP services as they
  * are, so unit tests mount the very same tables on services built from fakes.
  *
- * @param login       the demo sign-in, or null when it is off
+ * @param protection   the challenge and path routes of protected sales (issue 15)
+ * @param login        the demo sign-in, or null when it is off
  * @param openBreakers the dependencies whose circuit breaker is open now (dev.seckill.breaker.Breakers#open)
  */
-record Routes(HttpService sales, HttpService purchases, HttpService orders, HttpService admin, HttpService login,
-              Supplier<List<String>> openBreakers) {
+record Routes(HttpService sales, HttpService purchases, HttpService orders, HttpService admin,
+              HttpService protection, HttpService login, Supplier<List<String>> openBreakers) {
 
     /** Seconds a load balancer or client should wait before asking a DEGRADED instance again. */
     static final int DEGRADED_RETRY_AFTER = 1;
@@ -36,7 +37,7 @@ record Routes(HttpService sales, HttpService purchases, HttpService orders, Http
         routing.get("/api/ping", (req, res) -> Answers.json(res, Status.OK_200, Answers.body("code", "OK")));
         // Orders are mounted at /api: besides /api/orders/** they answer a shopper's order in a sale,
         // /api/sales/{id}/order (one segment deeper than any sale route, so the two never overlap).
-        routing.register("/api/sales", sales, purchases)
+        routing.register("/api/sales", sales, purchases, protection)
                 .register("/api", orders);
         if (login != null) {
             routing.register("/api/login", login);

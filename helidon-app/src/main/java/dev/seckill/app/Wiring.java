@@ -31,6 +31,8 @@ import dev.seckill.order.Payer;
 import dev.seckill.order.PaymentRepository;
 import dev.seckill.order.QueuedOrders;
 import dev.seckill.payment.LocalPaymentProvider;
+import dev.seckill.protection.Gate;
+import dev.seckill.protection.ProtectionService;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.LimiterSettings;
@@ -135,13 +137,15 @@ final class Wiring implements AutoCloseable {
         ArchiveSettings archiving = ArchiveSettings.from(app.get("archive"), grace);
         ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
                 new Archiver(saleRepository, stock, orderRepository, clock, archiving), archiving.interval()) : null;
+        Gate gate = Protection.gate(app, redis, clock);
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate),
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
                         new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, grace),
+                new ProtectionService(auth, catalog, gate),
                 app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null,
                 breakers::open);
         return new Wiring(publisher, periodic, expiry, archive, routes);

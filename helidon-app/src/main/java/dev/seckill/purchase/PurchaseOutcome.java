@@ -42,6 +42,14 @@ public sealed interface PurchaseOutcome {
     record Unauthenticated() implements PurchaseOutcome {
     }
 
+    /** A protected sale bought on the plain route (403): the path comes from POST /api/sales/{id}/path. */
+    record PathRequired() implements PurchaseOutcome {
+    }
+
+    /** A forged, expired, other user's or other sale's path (403), refused before Redis. */
+    record PathInvalid() implements PurchaseOutcome {
+    }
+
     /** The metric tag: the answer's code, with SOLD_OUT_LOCAL for the sold-out answers Redis never saw. */
     default String tag() {
         return switch (this) {
@@ -53,6 +61,8 @@ public sealed interface PurchaseOutcome {
             case RateLimited r -> "RATE_LIMITED";
             case SaleNotFound n -> "SALE_NOT_FOUND";
             case Unauthenticated u -> "UNAUTHENTICATED";
+            case PathRequired r -> "PATH_REQUIRED";
+            case PathInvalid i -> "PATH_INVALID";
         };
     }
 }

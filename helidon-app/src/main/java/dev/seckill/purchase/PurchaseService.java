@@ -7,6 +7,7 @@ import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
+import dev.seckill.protection.Gate;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +23,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** {@code POST /api/sales/{id}/purchase}: answers exactly as the contract table of docs/contract.md. */
+/**
+ * {@code POST /api/sales/{id}/purchase}, and {@code POST /api/sales/{id}/purchase/{path}} for protected sales:
+ * answers exactly as the contract tables of docs/contract.md.
+ */
 public final class PurchaseService implements HttpService {
 
     /** Tells the edge to set its sold-out flag for the sale (read in header_filter_by_lua). */
@@ -37,19 +41,22 @@ public final class PurchaseService implements HttpService {
     private final Purchaser purchaser;
     private final PurchaseMetrics metrics;
     private final LimiterSettings limiter;
+    private final Gate gate;
 
     public PurchaseService(Authenticator auth, SaleCatalog catalog, Purchaser purchaser, PurchaseMetrics metrics,
-                           LimiterSettings limiter) {
+                           LimiterSettings limiter, Gate gate) {
         this.auth = auth;
         this.catalog = catalog;
         this.purchaser = purchaser;
         this.metrics = metrics;
         this.limiter = limiter;
+        this.gate = gate;
     }
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/{id}/purchase", this::purchase);
+        rules.post("/{id}/purchase", this::purchase)
+                .post("/{id}/purchase/{path}", this::purchase);
     }
 
     private void purchase(ServerRequest req, ServerResponse res) {
@@ -74,6 +81,16 @@ public final class PurchaseService implements HttpService {
         Optional<Sale> sale = catalog.find(saleId);
         if (sale.isEmpty()) {
             return new PurchaseOutcome.SaleNotFound();
+        }
+        // Decided here, before Redis: a flood of forged paths costs one HMAC each.
+        switch (gate.purchase(sale.get(), user.get().id(), req.path().pathParameters().first("path").orElse(null))) {
+            case REQUIRED -> {
+                return new PurchaseOutcome.PathRequired();
+            }
+            case INVALID -> {
+                return new PurchaseOutcome.PathInvalid();
+            }
+            case PASS -> { }
         }
         metrics.inFlight().incrementAndGet();
         try {
@@ -132,6 +149,10 @@ public final class PurchaseService implements HttpService {
                     Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
             case PurchaseOutcome.Unauthenticated u -> Answers.error(req, res, Status.UNAUTHORIZED_401,
                     "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
+            case PurchaseOutcome.PathRequired r -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_REQUIRED",
+                    "this sale is bought through a purchase path: POST /api/sales/" + saleId + "/path first");
+            case PurchaseOutcome.PathInvalid i -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_INVALID",
+                    "this purchase link is not valid for you, or has expired; get a new one");
         }
     }
 

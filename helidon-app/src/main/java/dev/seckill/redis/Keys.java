@@ -53,6 +53,14 @@ public final class Keys {
         return tag(saleId) + ":rl:" + userId;
     }
 
+    /**
+     * A used challenge (string, expiring with the challenge), named by its salt; under the sale's tag so that a
+     * cluster spreads one sale's records with its other keys.
+     */
+    public static String usedChallenge(long saleId, String salt) {
+        return tag(saleId) + ":pow:" + salt;
+    }
+
     /** KEYS of purchase.lua, in its order. */
     public static List<Object> purchase(long saleId, long userId) {
         return List.of(stock(saleId), buyers(saleId), meta(saleId), bucket(saleId, userId), unsent(saleId));

@@ -2,15 +2,23 @@ package dev.seckill.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.failure.InvalidInput;
+import dev.seckill.protection.SaleProtection;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 /**
- * A validated request to create a sale: {@code {"name","priceCents","stock","startsAt","endsAt"}} and optionally
- * {@code "payWindowSeconds"} (default {@link Sale#DEFAULT_PAY_WINDOW_SECONDS}).
+ * A validated request to create a sale: {@code {"name","priceCents","stock","startsAt","endsAt"}}, optionally
+ * {@code "payWindowSeconds"} (default {@link Sale#DEFAULT_PAY_WINDOW_SECONDS}), {@code "protection"} and
+ * {@code "challengeBits"} (see {@link SaleProtection}).
  */
-public record NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds) {
+public record NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds,
+                      SaleProtection protection) {
+
+    /** An unprotected sale. */
+    public NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds) {
+        this(name, priceCents, stock, startsAt, endsAt, payWindowSeconds, SaleProtection.NONE);
+    }
 
     public static final int MAX_STOCK = 10_000_000;
     /** A week: any window from one second up (tests and demos use short ones), within what a shop would hold a unit. */
@@ -34,7 +42,8 @@ public record NewSale(String name, long priceCents, int stock, Instant startsAt,
         }
         int window = body.has("payWindowSeconds")
                 ? (int) integer(body, "payWindowSeconds", 1, MAX_PAY_WINDOW_SECONDS) : Sale.DEFAULT_PAY_WINDOW_SECONDS;
-        return new NewSale(name.asText().strip(), price, stock, starts, ends, window);
+        SaleProtection protection = SaleProtection.from(body);
+        return new NewSale(name.asText().strip(), price, stock, starts, ends, window, protection);
     }
 
     private static long integer(JsonNode body, String field, long min, long max) {

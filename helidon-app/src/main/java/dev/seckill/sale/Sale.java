@@ -1,20 +1,29 @@
 package dev.seckill.sale;
 
+import dev.seckill.protection.SaleProtection;
+
 import java.time.Instant;
 
 /**
  * A sale's fixed facts (they never change after creation, so instances cache them freely).
  *
  * @param payWindowSeconds how long a confirmed order may stay unpaid before it expires and its unit goes back
+ * @param protection how the sale is guarded against scripted buyers (issue 15): none, a path, or a challenge
  */
 public record Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt,
-                   int payWindowSeconds) {
+                   int payWindowSeconds, SaleProtection protection) {
 
     /** The window a sale gets when its creator names none: fifteen minutes, as shops commonly give. */
     public static final int DEFAULT_PAY_WINDOW_SECONDS = 900;
 
-    /** A sale with the default payment window. */
+    /** An unprotected sale with the default payment window. */
     public Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt) {
-        this(id, name, priceCents, stockTotal, startsAt, endsAt, DEFAULT_PAY_WINDOW_SECONDS);
+        this(id, name, priceCents, stockTotal, startsAt, endsAt, DEFAULT_PAY_WINDOW_SECONDS, SaleProtection.NONE);
+    }
+
+    /** An unprotected sale (the purchase route as before issue 15). */
+    public Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt,
+                int payWindowSeconds) {
+        this(id, name, priceCents, stockTotal, startsAt, endsAt, payWindowSeconds, SaleProtection.NONE);
     }
 }

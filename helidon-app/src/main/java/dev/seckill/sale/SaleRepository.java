@@ -1,6 +1,7 @@
 package dev.seckill.sale;
 
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.protection.SaleProtection;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -22,7 +23,8 @@ import static dev.seckill.db.SqlTimes.utc;
  */
 public final class SaleRepository implements SaleSource {
 
-    private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at, pay_window_seconds";
+    private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at, pay_window_seconds"
+            + ", protection, challenge_bits";
     /** Orders that hold a unit: every state but EXPIRED (an expired order gave its unit back to the stock). */
     private static final String LIVE = "o.state <> 'EXPIRED'";
 
@@ -33,8 +35,8 @@ public final class SaleRepository implements SaleSource {
     }
 
     public Sale insert(NewSale s) {
-        String sql = "INSERT INTO sale (name, price_cents, stock_total, stock, starts_at, ends_at, pay_window_seconds) "
-                + "VALUES (?,?,?,?,?,?,?)";
+        String sql = "INSERT INTO sale (name, price_cents, stock_total, stock, starts_at, ends_at, pay_window_seconds"
+                + ", protection, challenge_bits) VALUES (?,?,?,?,?,?,?,?,?)";
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, s.name());
@@ -44,11 +46,13 @@ public final class SaleRepository implements SaleSource {
             ps.setTimestamp(5, utc(s.startsAt()));
             ps.setTimestamp(6, utc(s.endsAt()));
             ps.setInt(7, s.payWindowSeconds());
+            ps.setString(8, s.protection().wire());
+            ps.setInt(9, s.protection().bits());
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
                 return new Sale(keys.getLong(1), s.name(), s.priceCents(), s.stock(), s.startsAt(), s.endsAt(),
-                        s.payWindowSeconds());
+                        s.payWindowSeconds(), s.protection());
             }
         } catch (SQLException e) {
             throw new DependencyUnavailable("failed to insert the sale: " + e.getMessage(), e);
@@ -139,7 +143,8 @@ public final class SaleRepository implements SaleSource {
                 List<Sale> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(new Sale(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4),
-                            instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getInt(7)));
+                            instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getInt(7),
+                            SaleProtection.stored(rs.getString(8), rs.getInt(9))));
                 }
                 return out;
             }

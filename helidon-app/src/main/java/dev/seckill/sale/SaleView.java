@@ -2,9 +2,10 @@ package dev.seckill.sale;
 
 /**
  * A sale as clients see it (the JSON of {@code GET /api/sales/{id}}, fields in this order): its facts, the
- * approximate remaining stock (null when Redis cannot say), its state, the server's clock for countdowns, and how
- * long a winner has to pay.
+ * approximate remaining stock (null when Redis cannot say), its state, the server's clock for countdowns, how
+ * long a winner has to pay, and its protection ({@code none}, {@code path}, {@code challenge}), which tells a
+ * client which purchase route to take.
  */
 public record SaleView(long id, String name, long priceCents, int stockTotal, Long remaining, String state,
-                       String startsAt, String endsAt, String serverTime, int payWindowSeconds) {
+                       String startsAt, String endsAt, String serverTime, int payWindowSeconds, String protection) {
 }

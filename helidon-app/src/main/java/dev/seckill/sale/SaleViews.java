@@ -23,7 +23,7 @@ public final class SaleViews {
         Long remaining = remaining(s.id());
         return new SaleView(s.id(), s.name(), s.priceCents(), s.stockTotal(), remaining,
                 SaleState.of(s, now, remaining).name(), s.startsAt().toString(), s.endsAt().toString(), now.toString(),
-                s.payWindowSeconds());
+                s.payWindowSeconds(), s.protection().wire());
     }
 
     /** Remaining stock, or null when Redis cannot say (the view still answers, without it). */

@@ -11,6 +11,11 @@ import dev.seckill.order.OrderLookup;
 import dev.seckill.order.OrderService;
 import dev.seckill.order.Payer;
 import dev.seckill.order.QueuedOrders;
+import dev.seckill.protection.Challenges;
+import dev.seckill.protection.Gate;
+import dev.seckill.protection.ProtectionService;
+import dev.seckill.protection.PurchasePaths;
+import dev.seckill.protection.SaleProtection;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.FakeReserver;
@@ -41,6 +46,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -56,10 +62,18 @@ final class FakeApi {
     static final Sale ACTIVE = new Sale(1, "phone", 1999, 10, NOW.minusSeconds(60), NOW.plusSeconds(3600));
     /** Starts in 90.5 s. */
     static final Sale UPCOMING = new Sale(2, "tablet", 2999, 5, NOW.plusMillis(90_500), NOW.plusSeconds(7200));
+    /** Running, behind a challenge of 4 bits. */
+    static final Sale CHALLENGED = new Sale(3, "watch", 999, 10, NOW.minusSeconds(60), NOW.plusSeconds(3600),
+            Sale.DEFAULT_PAY_WINDOW_SECONDS, new SaleProtection(SaleProtection.Mode.CHALLENGE, 4));
+    /** Running, behind a path only. */
+    static final Sale PATHED = new Sale(4, "lamp", 99, 10, NOW.minusSeconds(60), NOW.plusSeconds(3600),
+            Sale.DEFAULT_PAY_WINDOW_SECONDS, new SaleProtection(SaleProtection.Mode.PATH, 0));
 
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     final TokenSigner signer = new TokenSigner(SECRET, Duration.ofHours(1), clock);
-    final FakeSales sales = new FakeSales().add(ACTIVE).add(UPCOMING);
+    /** How many sales the fake holds. */
+    static final int SALES = 4;
+    final FakeSales sales = new FakeSales().add(ACTIVE).add(UPCOMING).add(CHALLENGED).add(PATHED);
     final FakeReserver reserver = new FakeReserver();
     final MockProducer<String, byte[]> producer =
             new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
@@ -70,7 +84,12 @@ final class FakeApi {
     final FakePayments written = new FakePayments(clock);
     final FakeProvider provider = new FakeProvider();
     final Map<String, String> marks = new ConcurrentHashMap<>();
-    final Map<Long, Long> remaining = new ConcurrentHashMap<>(Map.of(ACTIVE.id(), 7L, UPCOMING.id(), 5L));
+    final Map<Long, Long> remaining = new ConcurrentHashMap<>(Map.of(ACTIVE.id(), 7L, UPCOMING.id(), 5L,
+            CHALLENGED.id(), 10L, PATHED.id(), 10L));
+    /** Used challenges by "sale:salt". */
+    final Set<String> used = ConcurrentHashMap.newKeySet();
+    final Challenges challenges = new Challenges(SECRET, Duration.ofSeconds(60), clock);
+    final PurchasePaths paths = new PurchasePaths(SECRET, Duration.ofSeconds(120), clock);
 
     final Routes routes;
 
@@ -81,13 +100,15 @@ final class FakeApi {
         Purchaser purchaser = new Purchaser(reserver,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), soldOut, new Reopener(soldOut, new EdgeFlags("", registry)), metrics, clock);
+        Gate gate = new Gate(challenges, paths, (sale, salt, expiresAt) -> used.add(sale + ":" + salt), clock);
         HttpService admin = rules -> rules.any((req, res) ->
                 Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));
         routes = new Routes(
                 new SaleService(sales, catalog, new SaleViews(remaining::get, clock), clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate),
                 orders(auth, catalog),
                 admin,
+                new ProtectionService(auth, catalog, gate),
                 new LoginService(signer), List::of);
     }
 
@@ -108,6 +129,7 @@ final class FakeApi {
         written.beforeDecision = () -> { };
         provider.reset();
         marks.clear();
+        used.clear();
     }
 
     String bearer(long userId) {

@@ -145,7 +145,7 @@ class PayAndMyOrderAnswersTest {
         assertEquals(404, none.status());
         assertEquals("NO_ORDER", none.code());
         assertEquals(1, none.json().path("saleId").asLong());
-        assertEquals("SALE_NOT_FOUND", mine("3", 7).code());
+        assertEquals("SALE_NOT_FOUND", mine("9", 7).code());
         assertEquals("SALE_NOT_FOUND", mine("01", 7).code());
         assertEquals(401, Reply.of(client.get("/api/sales/1/order")).status());
     }

@@ -19,7 +19,7 @@ final class SalePage {
 
     /**
      * Installed by the test after each load: wraps window.fetch (the page calls it by name, so it goes through the
-     * wrapper) and records every purchase request with the time it was sent and answered on the page's monotonic
+     * wrapper) and records every purchase request (on either route: a protected sale's carries its path) with its URL and the time it was sent and answered on the page's monotonic
      * clock; a MutationObserver records each outcome the status line shows. Neither changes what the page does.
      */
     private static final String RECORDERS = """
@@ -31,8 +31,8 @@ final class SalePage {
               const url = String(input && input.url ? input.url : input);
               const method = (init && init.method) || 'GET';
               const promise = original.apply(this, arguments);
-              if (method === 'POST' && /\\/purchase$/.test(url)) {
-                const record = { sentAt: performance.now(), answeredAt: null, status: null, retryAfter: null };
+              if (method === 'POST' && /\\/purchase(?:\\/[A-Za-z0-9_-]+)?$/.test(url)) {
+                const record = { url: url, sentAt: performance.now(), answeredAt: null, status: null, retryAfter: null };
                 window.__purchases.push(record);
                 promise.then(function (r) {
                   record.answeredAt = performance.now();

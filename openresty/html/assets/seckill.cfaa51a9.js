@@ -26,14 +26,19 @@
   /**
    * One request to the API. Resolves to {status, code, body, retryAfter, receivedAt} for every HTTP answer
    * (clients act on the body's code); rejects only when no answer came (network failure). `extra` adds headers
-   * (the payment's Idempotency-Key).
+   * (the payment's Idempotency-Key); `json`, when given, is sent as the JSON body (a protected sale's path).
    */
-  async function api(method, path, token, extra) {
+  async function api(method, path, token, extra, json) {
     const headers = Object.assign({ Accept: 'application/json' }, extra || {});
     if (token) {
       headers.Authorization = 'Bearer ' + token;
     }
-    const response = await fetch(path, { method: method, headers: headers, credentials: 'same-origin' });
+    const init = { method: method, headers: headers, credentials: 'same-origin' };
+    if (json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(json);
+    }
+    const response = await fetch(path, init);
     const receivedAt = performance.now();
     let body = null;
     try {

@@ -14,6 +14,13 @@
  * shows a pay button and a countdown to payBy on the server's clock; a payment carries one Idempotency-Key, the same
  * on every retry, so it is taken once. After paying it shows PAID; once payBy passes, EXPIRED, and the sale is read
  * again (its unit is back on sale).
+ *
+ * A protected sale (issue 15; its `protection` is `path` or `challenge`) is bought through a purchase path. Once the
+ * sale is on and the shopper signed in, the page gets one ahead of the click: for a `challenge` sale it fetches a
+ * challenge and solves it in a Web Worker (assets/pow.*.js) with a progress bar, then asks for the path; for a
+ * `path` sale it asks at once. The click buys through the path, waiting for it if it is not ready yet: still one
+ * click. A path the service refuses (PATH_INVALID: expired, or not this shopper's) is dropped and a new one fetched,
+ * once per click.
  */
 (function () {
   'use strict';
@@ -31,6 +38,11 @@
   // After payBy: the server's expiry runs about once a second; read the order until it says EXPIRED.
   const EXPIRY_POLL_MS = 1500;
   const EXPIRY_POLLS = 20;
+  // A path this close to its expiry (server clock) is replaced rather than risked on a purchase.
+  const PATH_MARGIN_MS = 5000;
+  // Challenges fetched in a row for one path when the previous one lapsed or was used (another tab) meanwhile.
+  const CHALLENGE_ATTEMPTS = 3;
+  const POW_WORKER = document.querySelector('meta[name="seckill-pow-worker"]').content;
 
   const el = function (id) { return document.getElementById(id); };
   const ui = {
@@ -52,6 +64,9 @@
     pay: el('pay'),
     payStatus: el('pay-status'),
     loadStatus: el('load-status'),
+    proof: el('proof'),
+    proofText: el('proof-text'),
+    proofBar: el('proof-bar'),
   };
 
   const saleId = new URLSearchParams(location.search).get('id');
@@ -74,6 +89,10 @@
   let payRetries = 0;
   let generation = 0; // bumped on sign-out: answers to an older session's requests are dropped
   let lastState = null; // the state at the previous tick, to notice the start
+  let pathRetried = false; // this click already replaced a refused path
+  let purchasePath = null; // a protected sale's path for this shopper: { path, expiresAt, token }
+  let preparing = null; // the path under way: { token, promise }
+  let worker = null; // the proof of work under way
 
   // ---- the sale and the clock
 
@@ -144,6 +163,7 @@
     // At the start, read the sale again soon (its stock), a little after the moment so the micro-cache has moved on.
     if (lastState === 'UPCOMING' && state === 'ACTIVE') {
       scheduleRefresh(S.jitter(1200));
+      getReady();
     }
     lastState = state;
     tick();
@@ -196,6 +216,7 @@
     if (lastState === null) {
       lastState = effectiveState();
       findMyOrder('YOURS', 'You bought this item. Here is your order.');
+      getReady();
     }
     tick();
   }
@@ -218,6 +239,7 @@
       return;
     }
     retries = 0;
+    pathRetried = false;
     attempt();
   }
 
@@ -236,7 +258,21 @@
     render();
     let r;
     try {
-      r = await S.api('POST', '/api/sales/' + encodeURIComponent(saleId) + '/purchase', session.token);
+      let route = '/api/sales/' + encodeURIComponent(saleId) + '/purchase';
+      if (isProtected()) {
+        const ready = await pathFor(session);
+        if (mine !== generation) {
+          return;
+        }
+        if (!ready.path) {
+          answer(ready.answer);
+          render();
+          return;
+        }
+        say('SENDING', 'Sending your order…');
+        route += '/' + encodeURIComponent(ready.path);
+      }
+      r = await S.api('POST', route, session.token);
     } catch (e) {
       r = { status: 0, code: 'NETWORK', body: {}, retryAfter: NETWORK_RETRY_S };
     }
@@ -283,6 +319,18 @@
         phase = 'idle';
         notFound();
         say('SALE_NOT_FOUND', 'There is no such sale.');
+        return;
+      case 'PATH_INVALID':
+      case 'PATH_REQUIRED':
+        // The path lapsed or is not this shopper's: a new one, once per click (a second refusal is an error).
+        purchasePath = null;
+        if (!pathRetried) {
+          pathRetried = true;
+          attempt();
+          return;
+        }
+        phase = 'idle';
+        say('ERROR', 'Your purchase link was refused. Please try again.');
         return;
       default:
         if (r.status === 429 || r.status === 503 || r.code === 'RATE_LIMITED' || r.code === 'UNAVAILABLE'
@@ -343,6 +391,114 @@
       scheduleRefresh(0);
       render();
     });
+  }
+
+  // ---- protected sales (issue 15): a purchase path, behind a proof of work for `challenge` sales
+
+  function isProtected() {
+    return !!sale && (sale.protection === 'path' || sale.protection === 'challenge');
+  }
+
+  /** Gets a path ahead of the click once the sale is on and the shopper signed in; its failures wait for the click. */
+  function getReady() {
+    const session = S.session();
+    if (session && isProtected() && effectiveState() === 'ACTIVE' && ui.order.hidden) {
+      pathFor(session).catch(function () { /* the click asks again */ });
+    }
+  }
+
+  /**
+   * Resolves to { path } for this shopper, the one in hand while it has PATH_MARGIN_MS left, or to { answer }: the
+   * API answer that stopped it (not started, sold out, rate limited...), for answer() to act on like a purchase's.
+   * Concurrent callers share the fetch under way.
+   */
+  function pathFor(session) {
+    if (purchasePath && purchasePath.token === session.token
+        && S.instant(purchasePath.expiresAt) - S.clock.now() > PATH_MARGIN_MS) {
+      return Promise.resolve({ path: purchasePath.path });
+    }
+    if (!preparing || preparing.token !== session.token) {
+      const mine = { token: session.token, promise: null };
+      mine.promise = fetchPath(session).finally(function () {
+        if (preparing === mine) {
+          preparing = null;
+        }
+      });
+      preparing = mine;
+    }
+    return preparing.promise;
+  }
+
+  async function fetchPath(session) {
+    const base = '/api/sales/' + encodeURIComponent(saleId);
+    for (let i = 0; i < CHALLENGE_ATTEMPTS; i++) {
+      let solution; // a path sale sends no body
+      if (sale.protection === 'challenge') {
+        const c = await S.api('GET', base + '/challenge', session.token);
+        if (c.status !== 200) {
+          return { answer: c };
+        }
+        const solved = await proofOfWork(c.body.salt, c.body.bits);
+        solution = { challengeId: c.body.challengeId, nonce: solved.nonce };
+      }
+      const p = await S.api('POST', base + '/path', session.token, null, solution);
+      if (p.status === 200) {
+        purchasePath = { path: p.body.path, expiresAt: p.body.expiresAt, token: session.token };
+        return { path: p.body.path };
+      }
+      // The challenge lapsed or was used meanwhile: solve a fresh one. Any other answer stops here.
+      if (p.code !== 'CHALLENGE_EXPIRED' && p.code !== 'CHALLENGE_USED') {
+        return { answer: p };
+      }
+    }
+    return { answer: { status: 0, code: 'ERROR', body: { message: 'the check could not be completed' } } };
+  }
+
+  /** Solves a challenge in the worker, showing its progress; resolves to { nonce, tried, rate }. */
+  function proofOfWork(salt, bits) {
+    const expected = Math.pow(2, bits);
+    showProof('working', 'Getting your purchase ready: a quick check that you are a person…', 0);
+    return new Promise(function (resolve, reject) {
+      if (worker) {
+        worker.terminate();
+      }
+      const w = new Worker(POW_WORKER);
+      worker = w;
+      w.onmessage = function (e) {
+        const m = e.data;
+        if (m.error) {
+          w.terminate();
+          showProof('failed', 'This browser could not run the check: ' + m.error, 0);
+          reject(new Error(m.error));
+          return;
+        }
+        ui.proof.dataset.rate = String(m.rate);
+        if (m.nonce === undefined) {
+          // The chance of having found a solution by now, which climbs the way the wait does on average.
+          showProof('working', 'Getting your purchase ready: a quick check that you are a person…',
+            1 - Math.exp(-m.progress / expected));
+          return;
+        }
+        w.terminate();
+        worker = null;
+        ui.proof.dataset.tried = String(m.tried);
+        showProof('ready', 'Ready: the check is done.', 1);
+        resolve(m);
+      };
+      w.onerror = function (e) {
+        w.terminate();
+        showProof('failed', 'This browser could not run the check.', 0);
+        reject(new Error(e.message || 'worker failed'));
+      };
+      w.postMessage({ salt: salt, bits: bits });
+    });
+  }
+
+  function showProof(state, text, done) {
+    ui.proof.hidden = false;
+    ui.proof.dataset.state = state;
+    ui.proofText.textContent = text;
+    ui.proofBar.value = done;
   }
 
   // ---- the order: found on the server (GET /api/sales/{id}/order), so any tab or device of the shopper sees it
@@ -625,6 +781,13 @@
       clearTimeout(payTimer);
       clearTimeout(payRetryTimer);
       paying = false;
+      purchasePath = null;
+      preparing = null;
+      if (worker) {
+        worker.terminate();
+        worker = null;
+      }
+      ui.proof.hidden = true;
       ui.retry.textContent = '';
       phase = 'idle';
       ui.order.hidden = true;
@@ -633,6 +796,7 @@
       sayPay('', '');
     } else if (sale) {
       findMyOrder('YOURS', 'You bought this item. Here is your order.');
+      getReady();
     }
     render();
   });

@@ -1,0 +1,47 @@
+package dev.seckill.protection;
+
+import java.time.Instant;
+
+/** What a challenge or path request comes to; answered once, by the switch of {@link ProtectionService}. */
+public sealed interface GateOutcome {
+
+    /** 200: a challenge to solve. */
+    record ChallengeIssued(Challenges.Challenge challenge) implements GateOutcome {
+    }
+
+    /** 200: the purchase path. */
+    record PathIssued(PurchasePaths.Path path) implements GateOutcome {
+    }
+
+    /** 404. */
+    record SaleNotFound() implements GateOutcome {
+    }
+
+    /** 401. */
+    record Unauthenticated() implements GateOutcome {
+    }
+
+    /** 409: the sale has no challenge (protection none or path), or no path at all (none). */
+    record NotProtected(String code) implements GateOutcome {
+    }
+
+    /** 409 with Retry-After: before the start nothing is issued, so nothing can be prepared. */
+    record NotStarted(Instant startsAt, long waitMillis) implements GateOutcome {
+    }
+
+    /** 410. */
+    record SaleEnded() implements GateOutcome {
+    }
+
+    /** 400: a wrong nonce, or an id that is forged or was issued to another user or for another sale. */
+    record ChallengeFailed() implements GateOutcome {
+    }
+
+    /** 409: the challenge already bought a path. */
+    record ChallengeUsed() implements GateOutcome {
+    }
+
+    /** 410. */
+    record ChallengeExpired() implements GateOutcome {
+    }
+}
