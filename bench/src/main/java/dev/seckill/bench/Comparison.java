@@ -57,8 +57,8 @@ public final class Comparison {
         ObjectMapper json = new ObjectMapper();
         JsonNode c = json.readTree(clusterDir.resolve("report.json").toFile());
         JsonNode s = json.readTree(singleDir.resolve("report.json").toFile());
-        JsonNode cr = json.readTree(clusterDir.resolve(ShardCeiling.FILE).toFile());
-        JsonNode sr = json.readTree(singleDir.resolve(ShardCeiling.FILE).toFile());
+        JsonNode cr = ceiling(json, clusterDir);
+        JsonNode sr = ceiling(json, singleDir);
         List<Row> rows = new ArrayList<>();
         rows.add(Row.of("flash sale: answers per second", "req/s", num(c, "flashSale", "rps"), num(s, "flashSale", "rps")));
         rows.add(Row.of("flash sale: answers per second until the sell-out", "req/s",
@@ -77,6 +77,12 @@ public final class Comparison {
         Map<String, Object> scenario = json.convertValue(c.path("scenario"), json.getTypeFactory()
                 .constructMapType(LinkedHashMap.class, String.class, Object.class));
         return new Result(c.path("ok").asBoolean(), s.path("ok").asBoolean(), scenario, rows);
+    }
+
+    /** The Redis ceilings of a run, or none when that measurement failed (the rest is still compared). */
+    private static JsonNode ceiling(ObjectMapper json, Path dir) throws IOException {
+        Path f = dir.resolve(ShardCeiling.FILE);
+        return Files.exists(f) ? json.readTree(f.toFile()) : json.createArrayNode();
     }
 
     private static Double num(JsonNode n, String... path) {

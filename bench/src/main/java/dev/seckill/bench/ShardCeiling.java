@@ -2,6 +2,7 @@ package dev.seckill.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
@@ -48,16 +49,19 @@ public final class ShardCeiling {
             System.exit(2);
         }
         Stack stack = Stack.get();
-        RedissonClient redis = StackRedis.connect(stack);
+        String where = "redis";
+        int port = stack.redisPort();
+        if (cluster) {
+            ClusterStack c = ClusterStack.get();
+            where = c.redis().masterOf(RedisCeiling.testSaleKey())
+                    .orElseThrow(() -> new IllegalStateException("no master serves the test sale's slot"));
+            port = c.port(where);
+        }
+        // A client of that one node, not of the cluster: the test sale's keys and the script are all on it, and a
+        // cluster client's lazy first connect can hang for good when a node drops the connection meanwhile (seen on
+        // a loaded machine with Redisson's lazy initialization).
+        RedissonClient redis = RedisClients.connect("redis://127.0.0.1:" + port, null, stack.redisPassword());
         try {
-            String where = "redis";
-            int port = stack.redisPort();
-            if (cluster) {
-                ClusterStack c = ClusterStack.get();
-                where = c.redis().masterOf(RedisCeiling.testSaleKey())
-                        .orElseThrow(() -> new IllegalStateException("no master serves the test sale's slot"));
-                port = c.port(where);
-            }
             Bench.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
             List<Measured> results = RedisCeiling.run(stack, redis, port, requests);
             Files.createDirectories(out);
