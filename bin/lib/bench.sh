@@ -174,6 +174,8 @@ cmd_bench_cluster() {
   case $out in /*) ;; *) out="$PWD/$out" ;; esac
   cmd_install
   bench_ensure_jars
+  # Reports of an earlier run must not stand in for a phase of this one that failed.
+  rm -rf "$out/cluster" "$out/single" "$out/comparison.md" "$out/comparison.json"
   local t0=$SECONDS rc=0
   ( bench_cluster_phase "$keep" "$out/cluster" "${args[@]}" ) || rc=$?
   say "cluster phase took $((SECONDS - t0)) s"
