@@ -177,11 +177,14 @@ cmd_bench_cluster() {
   # Reports of an earlier run must not stand in for a phase of this one that failed.
   rm -rf "$out/cluster" "$out/single" "$out/comparison.md" "$out/comparison.json"
   local t0=$SECONDS rc=0
-  ( bench_cluster_phase "$keep" "$out/cluster" "${args[@]}" ) || rc=$?
+  ( bench_cluster_phase "$out/cluster" "${args[@]}" ) || rc=$?
+  # Stopped here, not by a trap in the phase's subshell (which did not stop it when the phase failed).
+  if [ "$keep" != true ]; then say "stopping the bench cluster (--keep leaves it running)"; in_cluster cmd_down || rc=1; fi
   say "cluster phase took $((SECONDS - t0)) s"
   [ $rc -eq 0 ] || [ -f "$out/cluster/report.json" ] || die "the cluster phase failed before its report"
   t0=$SECONDS
-  ( bench_single_phase "$keep" "$out/single" "${args[@]}" ) || rc=$?
+  ( bench_single_phase "$out/single" "${args[@]}" ) || rc=$?
+  if [ "$keep" != true ]; then say "stopping the bench stack (--keep leaves it running)"; cmd_down || rc=1; fi
   say "single-stack phase took $((SECONDS - t0)) s"
   bench_main dev.seckill.bench.Comparison "$out/cluster" "$out/single" "$out" || rc=$?
   return $rc
@@ -189,7 +192,7 @@ cmd_bench_cluster() {
 
 # Runs in a subshell: the cluster's functions and settings replace the single stack's there only.
 bench_cluster_phase() {
-  local keep=$1 out=$2; shift 2
+  local out=$1; shift
   SCOPE=CLUSTER_
   . "$HOME_DIR/bin/lib/cluster.sh"
   configure
@@ -197,7 +200,6 @@ bench_cluster_phase() {
   local n missing=false
   for n in "${NODES[@]}"; do live_pid "$n" > /dev/null || missing=true; done
   if [ "$missing" = true ]; then
-    [ "$keep" = true ] || trap 'say "stopping the bench cluster (--keep leaves it running)"; cmd_down' EXIT
     # Jar copies for nodes about to start; a service or writer still running keeps the copy it runs from.
     live_pid service-1 > /dev/null || live_pid service-2 > /dev/null || bench_snapshot_jar service helidon-app
     live_pid writer-1 > /dev/null || live_pid writer-2 > /dev/null || bench_snapshot_jar writer kafka-consumer
@@ -222,9 +224,10 @@ bench_cluster_phase() {
 }
 
 bench_single_phase() {
-  local keep=$1 out=$2; shift 2
+  local out=$1; shift
   BENCH_STARTED=""
-  bench_single_up "$keep"
+  # keep: the caller stops the stack after the phase.
+  bench_single_up true
   local rc=0
   bench_java "$out" "$@" || rc=$?
   bench_main dev.seckill.bench.ShardCeiling --out "$out" || rc=$?
