@@ -140,7 +140,7 @@ bench_main() {
 # started here if it is not running and stopped at the end of its phase unless --keep. The quick default scenario
 # (BENCH_CLUSTER_SCENARIO: 1,000 units, 20,000 users clicking up to 5 times, no sold-out flood; the single bench's
 # ceilings are left out)
-# takes about 6 minutes with both stacks' starts; any bench option given replaces its default.
+# takes about 10 minutes on a loaded 2-core machine with both stacks' starts; an option given replaces its default.
 BENCH_CLUSTER_SCENARIO=(--stock 1000 --users 20000 --attempts 5 --connections 256 --flood-levels none)
 BENCH_CLUSTER_USAGE="usage: bin/seckill bench --cluster [--stock N] [--users N] [--attempts N] [--connections N]
                      [--duration S] [--out DIR] [--flood-levels N,N...|none] [--flood-seconds S] [--keep]"
