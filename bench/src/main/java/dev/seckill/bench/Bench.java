@@ -84,7 +84,12 @@ public final class Bench {
                 // Every user of the crowd tried; the stock must be sold to exactly min(stock, users who got an answer).
                 long shoppers = sale.attempts().stream().filter(a -> a.status() != 0).mapToLong(Attempt::userId)
                         .distinct().count();
-                raw.add(Invariants.check(db, redis, sale.saleId(), sale.attempts(), shoppers));
+                RedissonClient saleRedis = StackRedis.forSale(stack, sale.saleId());
+                try {
+                    raw.add(Invariants.check(db, saleRedis, sale.saleId(), sale.attempts(), shoppers));
+                } finally {
+                    saleRedis.shutdown();
+                }
             }
             // The sold-out flood at each connection level, once the sale's invariants were read.
             List<FloodLevels.Level> floods = flood(stack, admin, sampler, o, sale);

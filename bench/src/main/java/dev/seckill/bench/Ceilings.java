@@ -87,7 +87,7 @@ final class Ceilings {
         }
         Bench.say("ceilings: redis-benchmark of the purchase script");
         sampler.mark("redis-benchmark");
-        List<Measured> redisResults = RedisCeiling.run(stack, redis, 100_000);
+        List<Measured> redisResults = RedisCeiling.run(stack, redis, stack.redisPort(), 100_000);
         Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
         sampler.mark("writer benchmark");
         WriterBenchmark.Result writer = WriterBenchmark.run(stack, WriterBenchmark.Options.of(50_000));

@@ -20,21 +20,23 @@ import java.util.concurrent.TimeUnit;
 final class RedisBenchUser implements AutoCloseable {
 
     private final Stack stack;
+    private final int port;
     private final String name;
     private final String password;
 
-    private RedisBenchUser(Stack stack, String name, String password) {
+    private RedisBenchUser(Stack stack, int port, String name, String password) {
         this.stack = stack;
+        this.port = port;
         this.name = name;
         this.password = password;
     }
 
-    static RedisBenchUser create(Stack stack, String keyPrefix) throws IOException, InterruptedException {
+    static RedisBenchUser create(Stack stack, int port, String keyPrefix) throws IOException, InterruptedException {
         if (stack.redisPassword().isEmpty()) {
-            return new RedisBenchUser(stack, null, null);
+            return new RedisBenchUser(stack, port, null, null);
         }
         SecureRandom random = new SecureRandom();
-        RedisBenchUser u = new RedisBenchUser(stack, "seckill-bench-" + HexFormat.of().toHexDigits(random.nextInt()),
+        RedisBenchUser u = new RedisBenchUser(stack, port, "seckill-bench-" + HexFormat.of().toHexDigits(random.nextInt()),
                 HexFormat.of().formatHex(random.generateSeed(24)));
         u.redisCli("ACL SETUSER " + u.name + " on >" + u.password + " resetkeys ~" + keyPrefix + "* resetchannels"
                 + " -@all +@read +@write -@dangerous +evalsha");
@@ -55,7 +57,7 @@ final class RedisBenchUser implements AutoCloseable {
 
     private void redisCli(String command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("redis-cli", "-h", "127.0.0.1", "-p",
-                Integer.toString(stack.redisPort())).redirectErrorStream(true);
+                Integer.toString(port)).redirectErrorStream(true);
         pb.environment().put("REDISCLI_AUTH", stack.redisPassword());
         Process p = pb.start();
         try (OutputStream in = p.getOutputStream()) {

@@ -30,22 +30,32 @@ final class RedisCeiling {
 
     static final long TEST_SALE = 999_999_998L;
 
+    /** Every key of the test sale lives in this key's slot. */
+    static String testSaleKey() {
+        return Keys.stock(TEST_SALE);
+    }
+
     private RedisCeiling() {
     }
 
-    static List<Measured> run(Stack stack, RedissonClient redis, int requests) throws IOException, InterruptedException {
+    /**
+     * Runs both benchmarks on the Redis at {@code port}: the stack's own, or on a cluster the master that serves the
+     * test sale's slot (the script and the sale's keys go through {@code redis}, which routes them there).
+     */
+    static List<Measured> run(Stack stack, RedissonClient redis, int port, int requests)
+            throws IOException, InterruptedException {
         String script = Files.readString(stack.home().resolve("lua/purchase.lua"), StandardCharsets.UTF_8);
         String sha = redis.getScript(StringCodec.INSTANCE).scriptLoad(script);
         long now = System.currentTimeMillis();
         redis.getBucket(Keys.stock(TEST_SALE), StringCodec.INSTANCE).set("1000000000");
         redis.getMap(Keys.meta(TEST_SALE), StringCodec.INSTANCE).putAll(Map.of("start", "0", "end", Long.toString(now + 86_400_000L)));
-        try (RedisBenchUser user = RedisBenchUser.create(stack, saleKeyPrefix())) {
+        try (RedisBenchUser user = RedisBenchUser.create(stack, port, saleKeyPrefix())) {
             // The bucket key of a random user: Keys' own key with redis-benchmark's placeholder for the user id.
             String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
-            Measured random = benchmark(stack, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
+            Measured random = benchmark(port, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
                     List.of("-r", "1000000000", "EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
                             Keys.meta(TEST_SALE), users, "__rand_int__", "__rand_int__", Long.toString(now), "1", "3"));
-            Measured one = benchmark(stack, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
+            Measured one = benchmark(port, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
                     List.of("EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
                             Keys.bucket(TEST_SALE, 1), "1", "77", Long.toString(now), "1", "3"));
             return List.of(random, one);
@@ -66,10 +76,10 @@ final class RedisCeiling {
         return a.substring(0, n);
     }
 
-    private static Measured benchmark(Stack stack, RedisBenchUser user, String name, int requests, List<String> command)
+    private static Measured benchmark(int port, RedisBenchUser user, String name, int requests, List<String> command)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
-                Integer.toString(stack.redisPort()), "-n", Integer.toString(requests), "-c", "50", "--csv"));
+                Integer.toString(port), "-n", Integer.toString(requests), "-c", "50", "--csv"));
         cmd.addAll(user.benchmarkOptions());
         cmd.addAll(command);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 /**
  * Samples while a bench runs, every {@code every}: the resident memory and CPU time of each component of the stack
@@ -29,6 +31,8 @@ final class Sampler implements AutoCloseable {
     /** CPU time keys besides the components: this bench (its JVM and the tools it runs) and the whole machine. */
     static final String BENCH = "bench";
     static final String MACHINE = "machine";
+    /** The cluster's numbered nodes of one kind that are looked for (it runs at most six, the Redis nodes). */
+    private static final int MAX_NODES_OF_A_KIND = 9;
 
     /**
      * One sample; {@code stats} only while a sale is watched. Times are System.nanoTime(). {@code cpuTicks}: CPU time
@@ -127,16 +131,31 @@ final class Sampler implements AutoCloseable {
         return processes(component).map(Sampler::vmRss).sum();
     }
 
-    /** The pids of a component: the one bin/seckill recorded, and for the edge also nginx's workers. */
+    /**
+     * The pids of a component: the one bin/seckill recorded, and for the edge also nginx's workers. On the cluster
+     * (bin/seckill bench --cluster) a component is every node of its kind ("service" is service-1 and service-2), so
+     * its RSS and CPU are the kind's sum.
+     */
     private LongStream processes(String component) {
-        long pid = stack.pid(component);
-        Optional<ProcessHandle> ph = pid > 0 ? ProcessHandle.of(pid) : Optional.empty();
-        if (ph.isEmpty()) {
-            return LongStream.empty();
+        return nodesOf(component).flatMapToLong(node -> {
+            long pid = stack.pid(node);
+            Optional<ProcessHandle> ph = pid > 0 ? ProcessHandle.of(pid) : Optional.empty();
+            if (ph.isEmpty()) {
+                return LongStream.empty();
+            }
+            return component.equals("edge")
+                    ? LongStream.concat(LongStream.of(pid), ph.get().children().mapToLong(ProcessHandle::pid))
+                    : LongStream.of(pid);
+        });
+    }
+
+    /** The component's own pid file's name when there is one, else its numbered nodes' (redis-1 ... redis-6). */
+    private Stream<String> nodesOf(String component) {
+        if (stack.pid(component) > 0) {
+            return Stream.of(component);
         }
-        return component.equals("edge")
-                ? LongStream.concat(LongStream.of(pid), ph.get().children().mapToLong(ProcessHandle::pid))
-                : LongStream.of(pid);
+        return IntStream.rangeClosed(1, MAX_NODES_OF_A_KIND).mapToObj(i -> component + "-" + i)
+                .filter(n -> stack.pid(n) > 0);
     }
 
     /** utime + stime of a process in clock ticks (fields 14 and 15 of /proc/PID/stat); 0 when it has exited. */

@@ -126,6 +126,27 @@ public final class RedisCluster {
         return command(node, "ROLE").lines().findFirst().orElse("");
     }
 
+    /**
+     * The replicas {@code master} streams to now: those its INFO replication lists with state online (a replica still
+     * loading its first full copy is not one, and WAIT does not count it).
+     */
+    public List<String> onlineReplicas(String master) {
+        List<String> out = new ArrayList<>();
+        for (String line : command(master, "INFO", "replication").split("\n")) {
+            String l = line.strip();
+            if (!l.matches("slave[0-9]+:.*") || !l.contains("state=online")) {
+                continue;
+            }
+            for (String field : l.substring(l.indexOf(':') + 1).split(",")) {
+                if (field.startsWith("port=")) {
+                    int port = Integer.parseInt(field.substring("port=".length()));
+                    out.add(nameByPort.getOrDefault(port, "127.0.0.1:" + port));
+                }
+            }
+        }
+        return out;
+    }
+
     /** cluster_state (ok or fail) in the node's own view. */
     public String state(String node) {
         return command(node, "CLUSTER", "INFO").lines().filter(l -> l.startsWith("cluster_state:"))
