@@ -28,11 +28,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * batch, which the idempotent store then finds already written. A failed batch is rewound (seek back to its first
  * offsets) and retried after a bounded exponential backoff, during which every partition is paused and the loop
  * keeps polling: the group keeps this member, and {@link #shutdown()} can wake it. No batch state survives a poll,
- * so a rebalance (which runs only inside poll) has nothing to clean up.
+ * so a rebalance (which runs only inside poll) has nothing to clean up. Offsets whose commit failed (a broker
+ * restarting, its coordinator still loading) are owed: every later poll tries them again, each try bounded by
+ * {@link #COMMIT_TIMEOUT}, so the loop never stalls for the client's default minute and an idle partition's lag
+ * still reaches zero once Kafka is back.
  */
 public final class OrderConsumerLoop implements Runnable {
 
     private static final System.Logger LOG = System.getLogger(OrderConsumerLoop.class.getName());
+    static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
@@ -46,6 +50,8 @@ public final class OrderConsumerLoop implements Runnable {
     private volatile boolean looping;
     private volatile long lastPoll = System.nanoTime();
     private final AssignmentTracker assignment = new AssignmentTracker();
+    /** Offsets of written batches whose commit failed; tried again after every poll. */
+    private final Map<TopicPartition, OffsetAndMetadata> owed = new HashMap<>();
 
     /** @param stall how long without a poll makes the loop count as dead in {@link #alive()} */
     public OrderConsumerLoop(Consumer<byte[], byte[]> consumer, String topic, BatchHandler handler, Backoff backoff,
@@ -68,6 +74,8 @@ public final class OrderConsumerLoop implements Runnable {
                 ConsumerRecords<byte[], byte[]> batch = poll(pollTimeout);
                 if (!batch.isEmpty()) {
                     process(batch);
+                } else if (!owed.isEmpty()) {
+                    commit(Map.of());
                 }
             }
         } catch (WakeupException e) {
@@ -122,9 +130,18 @@ public final class OrderConsumerLoop implements Runnable {
         commit(nextOffsets(batch));
     }
 
-    private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+    private void commit(Map<TopicPartition, OffsetAndMetadata> batchOffsets) {
+        // Owed offsets first, the batch's newer ones over them; only partitions still ours (a revoked one is its new
+        // owner's to commit: it re-reads from the last commit and finds those rows written).
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(owed);
+        offsets.putAll(batchOffsets);
+        offsets.keySet().retainAll(consumer.assignment());
+        owed.clear();
+        if (offsets.isEmpty()) {
+            return;
+        }
         try {
-            consumer.commitSync(offsets);
+            consumer.commitSync(offsets, COMMIT_TIMEOUT);
         } catch (WakeupException e) {
             // shutdown() came while committing. The batch is in the DB: finish the commit (the wakeup is spent)
             // to spare the next owner a redelivery.
@@ -137,7 +154,9 @@ public final class OrderConsumerLoop implements Runnable {
         } catch (KafkaException e) {
             // A rebalance or a timeout: the rows are in the DB; a later commit covers them, or the partition's next
             // owner re-reads them and finds them written. Nothing is lost either way.
-            LOG.log(System.Logger.Level.WARNING, "failed to commit offsets; they will be re-read and found written: " + e);
+            owed.putAll(offsets);
+            LOG.log(System.Logger.Level.WARNING, "failed to commit offsets; trying again after the next poll (until then"
+                    + " a restart re-reads them and finds them written): " + e);
         }
     }
 

@@ -25,6 +25,8 @@ final class LogConsumer extends MockConsumer<byte[], byte[]> {
     private final List<ConsumerRecord<byte[], byte[]>> log = new CopyOnWriteArrayList<>();
     /** Every committed offset of the partition, in order; readable after close. */
     final List<Long> commits = new CopyOnWriteArrayList<>();
+    /** This many commits fail next, as with a broker whose group coordinator is not ready yet. */
+    volatile int failingCommits;
 
     LogConsumer() {
         super("earliest");
@@ -36,6 +38,10 @@ final class LogConsumer extends MockConsumer<byte[], byte[]> {
 
     @Override
     public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        if (failingCommits > 0) {
+            failingCommits--;
+            throw new org.apache.kafka.common.errors.TimeoutException("the coordinator is loading");
+        }
         super.commitSync(offsets);
         if (offsets.containsKey(TP)) {
             commits.add(offsets.get(TP).offset());

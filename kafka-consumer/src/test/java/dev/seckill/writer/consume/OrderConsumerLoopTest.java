@@ -70,6 +70,19 @@ class OrderConsumerLoopTest {
     }
 
     @Test
+    void aFailedCommitIsOwedAndMadeOnALaterPollEvenWithNoNewRecords() {
+        consumer.failingCommits = 2;
+        consumer.append(record(0, 0, order(1, 10, 1)));
+        consumer.append(record(0, 1, order(2, 10, 2)));
+        thread.start();
+
+        // Nothing more arrives: only the owed offsets, tried again after later polls, can move the commit.
+        Await.until(DEADLINE, () -> Long.valueOf(2).equals(committed()), "offset 2 committed after two failures");
+        assertEquals(List.of(2L), consumer.commits);
+        assertEquals(1, store.calls.size(), "the batch was written once, not re-read");
+    }
+
+    @Test
     void failedBatchIsRewoundAndRetriedUntilTheDatabaseAnswers() {
         store.failuresLeft.set(3);
         List<Long> committedWhenWriting = new CopyOnWriteArrayList<>();
