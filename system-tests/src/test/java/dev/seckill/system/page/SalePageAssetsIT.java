@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SalePageAssetsIT {
 
     private static final String[] PAGES = {"/index.html", "/sale.html"};
-    private static final Pattern ASSET_REF = Pattern.compile("(?:href|src)=\"(assets/[^\"]+)\"");
+    /** A link, a script, or a meta tag naming an asset the page loads itself (the challenge's Web Worker). */
+    private static final Pattern ASSET_REF = Pattern.compile("(?:href|src|content)=\"(assets/[^\"]+)\"");
     private static final Pattern FINGERPRINTED = Pattern.compile("^assets/.+\\.([0-9a-f]{8})\\.(css|js)$");
 
     private final HttpJson http = new HttpJson();
