@@ -6,6 +6,7 @@ import dev.seckill.redis.StackRedis;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -47,6 +48,24 @@ class DependencyOutageIT {
     @AfterAll
     static void close() {
         redis.shutdown();
+    }
+
+    /**
+     * Each test leaves the stack serving again before the next test (of this class or the next) runs: the public
+     * health answer UP (no breaker open) and a run of 20 purchases in a row accepted, so a producer that still has to
+     * find the restarted broker, or a breaker still open after the outage, is this test's wait, not the next test's
+     * failure.
+     */
+    @AfterEach
+    void stackServesAgain() {
+        long sale = svc.activeSale(1_000);
+        int[] inRow = {0};
+        Await.until(Duration.ofSeconds(120), () -> {
+            boolean ok = svc.http.get(svc.base + "/api/health").status() == 200
+                    && svc.purchase(sale, ServiceClient.newUser()).status() == 202;
+            inRow[0] = ok ? inRow[0] + 1 : 0;
+            return inRow[0] >= 20;
+        }, "20 purchases in a row accepted after the outage");
     }
 
     private long remaining(long sale) {
