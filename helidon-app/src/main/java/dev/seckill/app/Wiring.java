@@ -42,6 +42,8 @@ import dev.seckill.purchase.PurchaseMetrics;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.Resender;
+import dev.seckill.purchase.UnsentSales;
 import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
@@ -72,11 +74,13 @@ final class Wiring implements AutoCloseable {
     private final PeriodicReconcile periodic;
     private final ExpiryRunner expiry;
     private final ArchiveRunner archive;
+    private final AutoCloseable resender;
     private final Routes routes;
 
     private Wiring(OrderPublisher publisher, PeriodicReconcile periodic, ExpiryRunner expiry, ArchiveRunner archive,
-                   Routes routes) {
+                   AutoCloseable resender, Routes routes) {
         this.publisher = publisher;
+        this.resender = resender;
         this.periodic = periodic;
         this.expiry = expiry;
         this.archive = archive;
@@ -107,6 +111,7 @@ final class Wiring implements AutoCloseable {
         PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
         DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
         OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery, breakers.kafka());
+        publisher.warmUp(Duration.ofSeconds(10));
         StockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")));
         // An ended sale answers before any breaker; Kafka's breaker refuses before Redis takes a unit.
         StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
@@ -114,8 +119,12 @@ final class Wiring implements AutoCloseable {
         SoldOutFlags soldOut = new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L));
         Reopener reopener = new Reopener(soldOut,
                 new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry));
+        UnsentSales unsentSales = new UnsentSales();
         Purchaser purchaser = new Purchaser(guarded, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
-                reopener, metrics, clock);
+                reopener, metrics, unsentSales, clock);
+        AutoCloseable resender = startResender(app.get("resend"),
+                new Resender(unsentSales, stock::unsentSends, catalog::find, reserver, publisher, clock,
+                        Duration.ofMillis(app.get("resend.after-ms").asLong().orElse(1000L))));
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
                 config.get("kafka.writer-group").asString().orElse("seckill-writer"));
@@ -148,7 +157,7 @@ final class Wiring implements AutoCloseable {
                 new ProtectionService(auth, catalog, gate),
                 app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null,
                 breakers::open);
-        return new Wiring(publisher, periodic, expiry, archive, routes);
+        return new Wiring(publisher, periodic, expiry, archive, resender, routes);
     }
 
     /**
@@ -165,6 +174,19 @@ final class Wiring implements AutoCloseable {
         ExpiryMetrics metrics = new ExpiryMetrics(Metrics.globalRegistry);
         return ExpiryRunner.start(new Expiry(orders, stock::release, reopener, metrics,
                 expiry.get("batch").asInt().orElse(500)), metrics, Duration.ofMillis(every));
+    }
+
+    /**
+     * Resends failed sends every {@code seckill.resend.interval-ms} (1000; 0 turns it off on this instance: then
+     * only buyers' retries and reconcile settle them).
+     */
+    private static AutoCloseable startResender(Config resend, Resender resender) {
+        long every = resend.get("interval-ms").asLong().orElse(1000L);
+        if (every <= 0) {
+            LOG.log(System.Logger.Level.WARNING, "the resender is off on this instance (seckill.resend.interval-ms = 0)");
+            return () -> { };
+        }
+        return resender.start(Duration.ofMillis(every));
     }
 
     Routes routes() {
@@ -192,6 +214,11 @@ final class Wiring implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            resender.close();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "failed to stop the resender: " + e.getMessage());
+        }
         if (periodic != null) {
             periodic.close();
         }

@@ -44,8 +44,8 @@ public final class GuardedReserver implements StockReserver {
     }
 
     @Override
-    public void unsent(long saleId, long userId, long orderId, long sentAtMillis) {
-        reserver.unsent(saleId, userId, orderId, sentAtMillis);
+    public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
+        return reserver.unsent(saleId, userId, orderId, sentAtMillis);
     }
 
     @Override

@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +20,8 @@ import java.util.concurrent.TimeoutException;
 
 /** Publishes order events and waits for the broker's acknowledgement before a purchase may answer 202. */
 public final class OrderPublisher implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(OrderPublisher.class.getName());
 
     private final Producer<String, byte[]> producer;
     private final String topic;
@@ -62,6 +65,42 @@ public final class OrderPublisher implements AutoCloseable {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         return p;
+    }
+
+    /**
+     * Fetches the topic's metadata now, retrying until {@code within} has passed, so that the first purchases do not
+     * wait for it: a producer that never sent learns the topic on its first send, which on a busy or freshly started
+     * cluster can take longer than max.block.ms and fail those purchases. Returns whether it succeeded; a failure is
+     * only logged (purchases then fetch it themselves, or answer 503 while Kafka is down).
+     */
+    public boolean warmUp(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (true) {
+            try {
+                producer.partitionsFor(topic);
+                return true;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    LOG.log(System.Logger.Level.WARNING, "no metadata for topic " + topic + " within " + within
+                            + " at start; the first purchases fetch it: " + e.getMessage());
+                    return false;
+                }
+                if (!pause()) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /** A short back-off between metadata attempts (one that failed fast must not spin); false when interrupted. */
+    private static boolean pause() {
+        try {
+            Thread.sleep(200);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

@@ -24,16 +24,19 @@ public final class Purchaser {
     private final SoldOutFlags soldOut;
     private final Reopener reopener;
     private final PurchaseMetrics metrics;
+    private final UnsentSales unsentSales;
     private final Clock clock;
 
+    /** @param unsentSales where a failed send or a held unit is noted for the {@link Resender} */
     public Purchaser(StockReserver reserver, OrderPublisher publisher, OrderIds ids, SoldOutFlags soldOut,
-                     Reopener reopener, PurchaseMetrics metrics, Clock clock) {
+                     Reopener reopener, PurchaseMetrics metrics, UnsentSales unsentSales, Clock clock) {
         this.reserver = reserver;
         this.publisher = publisher;
         this.ids = ids;
         this.soldOut = soldOut;
         this.reopener = reopener;
         this.metrics = metrics;
+        this.unsentSales = unsentSales;
         this.clock = clock;
     }
 
@@ -55,6 +58,10 @@ public final class Purchaser {
             metrics.notReplicated();
             // Nothing was sent for it. A RESEND's earlier order is not this id, so its unit is not touched here.
             giveBack(sale.id(), user.id(), orderId);
+            throw e;
+        } catch (UnitsHeld e) {
+            // Perhaps held by another instance's failed sends (it may be gone): resend them from here too.
+            unsentSales.add(e.saleId());
             throw e;
         }
         if (outcome instanceof PurchaseOutcome.Queued queued) {
@@ -93,6 +100,7 @@ public final class Purchaser {
         metrics.unsent();
         try {
             reserver.unsent(saleId, userId, orderId, sentAt);
+            unsentSales.add(saleId);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "failed to record the failed send of order " + orderId + " (sale "
                     + saleId + ", user " + userId + "); reconcile settles it by its age: " + e.getMessage(), e);

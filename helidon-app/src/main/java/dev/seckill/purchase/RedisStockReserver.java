@@ -90,8 +90,7 @@ public final class RedisStockReserver implements StockReserver {
             // The buyer's unit is still held for an order whose send failed: queue that order again, same id.
             case 6 -> new PurchaseOutcome.Queued(data.toString());
             // Sold out but for units held by failed sends: they come back, so 503 and no sold-out flag.
-            case 7 -> throw new DependencyUnavailable("sale " + sale.id() + " has no stock left but " + data
-                    + " units held by failed Kafka sends; they are resent or released");
+            case 7 -> throw new UnitsHeld(sale.id(), ((Number) data).longValue());
             // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
             case -1 -> throw new DependencyUnavailable("the Redis keys of sale " + sale.id() + " are missing; "
                     + "reconcile rebuilds them");
@@ -110,9 +109,9 @@ public final class RedisStockReserver implements StockReserver {
     }
 
     @Override
-    public void unsent(long saleId, long userId, long orderId, long sentAtMillis) {
+    public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
         try {
-            scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId), Long.toString(orderId),
+            return 1 == scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId), Long.toString(orderId),
                     Long.toString(sentAtMillis));
         } catch (RedisException e) {
             throw new DependencyUnavailable("failed to run unsent.lua for sale " + saleId, e);

@@ -29,8 +29,10 @@ public interface StockReserver {
     /**
      * Records that the send of a reserved order, begun at {@code sentAtMillis}, failed: the unit stays held for a
      * resend (unsent.lua). Nothing is recorded when the buyer's mark is no longer this order.
+     *
+     * @return true when recorded (the unit is held for this order), false when the buyer's mark is another order
      */
-    void unsent(long saleId, long userId, long orderId, long sentAtMillis);
+    boolean unsent(long saleId, long userId, long orderId, long sentAtMillis);
 
     /** Forgets the buyer's unsent entry of {@code orderId}, now that the order is in Kafka or written (sent.lua). */
     void sent(long saleId, long userId, long orderId);

@@ -27,6 +27,7 @@ import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
+import dev.seckill.purchase.UnsentSales;
 import dev.seckill.sale.FakeSales;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
@@ -99,7 +100,8 @@ final class FakeApi {
         PurchaseMetrics metrics = new PurchaseMetrics(registry);
         Purchaser purchaser = new Purchaser(reserver,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
-                new OrderIds(clock, 1), soldOut, new Reopener(soldOut, new EdgeFlags("", registry)), metrics, clock);
+                new OrderIds(clock, 1), soldOut, new Reopener(soldOut, new EdgeFlags("", registry)), metrics,
+                new UnsentSales(), clock);
         Gate gate = new Gate(challenges, paths, (sale, salt, expiresAt) -> used.add(sale + ":" + salt), clock);
         HttpService admin = rules -> rules.any((req, res) ->
                 Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));

@@ -16,6 +16,7 @@ public final class FakeReserver implements StockReserver {
     private volatile RuntimeException failure;
     private volatile Runnable duringReserve = () -> { };
     private volatile long remainingAfterUndo = 5;
+    private volatile boolean holds = true;
     private final AtomicInteger reserveCalls = new AtomicInteger();
     private final List<Long> givenBack = new CopyOnWriteArrayList<>();
     private final List<Long> unsent = new CopyOnWriteArrayList<>();
@@ -27,6 +28,7 @@ public final class FakeReserver implements StockReserver {
         failure = null;
         duringReserve = () -> { };
         remainingAfterUndo = 5;
+        holds = true;
         reserveCalls.set(0);
         givenBack.clear();
         unsent.clear();
@@ -46,6 +48,11 @@ public final class FakeReserver implements StockReserver {
     /** Runs while a reservation is being made: what another request does meanwhile. */
     public void duringReserve(Runnable r) {
         this.duringReserve = r;
+    }
+
+    /** What unsent answers: false as when the buyer's mark is no longer the order (a release came first). */
+    public void holds(boolean holds) {
+        this.holds = holds;
     }
 
     /** What compensate answers: the remaining stock after the unit came back. */
@@ -89,8 +96,9 @@ public final class FakeReserver implements StockReserver {
     }
 
     @Override
-    public void unsent(long saleId, long userId, long orderId, long sentAtMillis) {
+    public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
         unsent.add(orderId);
+        return holds;
     }
 
     @Override

@@ -39,11 +39,12 @@ class PurchaserTest {
     private final FakeReserver reserver = new FakeReserver();
     private final SoldOutFlags flags = new SoldOutFlags(clock, 1000);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final UnsentSales unsentSales = new UnsentSales();
 
     private Purchaser purchaser(MockProducer<String, byte[]> producer) {
         return new Purchaser(reserver, new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)), new PurchaseMetrics(registry),
-                clock);
+                unsentSales, clock);
     }
 
     private static MockProducer<String, byte[]> producer(boolean autoComplete) {
@@ -71,6 +72,15 @@ class PurchaserTest {
         assertTrue(reserver.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back (issue 13)");
         assertEquals(1, reserver.unsent().size(), "the failed send is recorded for a resend");
         assertEquals(1, registry.get("seckill.sends.unsent").counter().count());
+        assertEquals(List.of(SALE.id()), unsentSales.snapshot(), "the sale is noted for the resender");
+    }
+
+    @Test
+    void unitsHeldByFailedSendsAreUnavailableAndNoteTheSaleForTheResender() {
+        reserver.fail(new UnitsHeld(SALE.id(), 2));
+        assertThrows(UnitsHeld.class, () -> purchaser(producer(true)).attempt(SALE, BUYER));
+        assertEquals(List.of(SALE.id()), unsentSales.snapshot(), "another instance's held units are resent from here");
+        assertTrue(reserver.givenBack().isEmpty());
     }
 
     @Test

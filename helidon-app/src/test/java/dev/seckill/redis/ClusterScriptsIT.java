@@ -5,6 +5,7 @@ import dev.seckill.identity.User;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.LimiterSettings;
+import dev.seckill.purchase.UnsentSales;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.purchase.OrderPublisher;
 import dev.seckill.purchase.PurchaseMetrics;
@@ -115,7 +116,7 @@ class ClusterScriptsIT extends ScriptContract {
         Purchaser purchaser = new Purchaser(demanding,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)),
-                new PurchaseMetrics(registry), clock);
+                new PurchaseMetrics(registry), new UnsentSales(), clock);
 
         assertThrows(ReservationNotReplicated.class, () -> purchaser.attempt(sale, new User(2)));
         assertTrue(producer.history().isEmpty(), "no order");

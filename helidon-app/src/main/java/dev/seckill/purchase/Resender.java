@@ -1,0 +1,123 @@
+package dev.seckill.purchase;
+
+import dev.seckill.event.OrderEvent;
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.sale.Sale;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.LongFunction;
+
+/**
+ * Sends again the orders whose send to Kafka failed, without waiting for their buyers to retry: a unit held for an
+ * order nobody resends keeps its sale answering 503 (HELD) instead of SOLD_OUT until reconcile releases it. Each
+ * pass looks at the sales of {@link UnsentSales}; an entry whose last send began at least {@code after} ago is
+ * claimed first (unsent.lua stamps the new attempt's time, so reconcile, which releases only entries older than its
+ * grace, cannot give the unit back while this send may still land), then published under its own id (a duplicate
+ * of an order that did land is skipped by the writer), then forgotten (sent.lua). A send that fails again stays
+ * for the next pass. Several instances may resend one entry at once: the same order id, written once.
+ */
+public final class Resender {
+
+    private static final System.Logger LOG = System.getLogger(Resender.class.getName());
+
+    private final UnsentSales sales;
+    private final LongFunction<Map<Long, String>> entries;
+    private final LongFunction<Optional<Sale>> catalog;
+    private final StockReserver reserver;
+    private final OrderPublisher publisher;
+    private final Clock clock;
+    private final long afterMillis;
+
+    /**
+     * @param entries a sale's unsent hash (userId to {@code "<orderId>:<ms>"})
+     * @param catalog the sale by id (its price goes into the event)
+     * @param after how long after an entry's last send attempt it is sent again
+     */
+    public Resender(UnsentSales sales, LongFunction<Map<Long, String>> entries, LongFunction<Optional<Sale>> catalog,
+                    StockReserver reserver, OrderPublisher publisher, Clock clock, Duration after) {
+        this.sales = sales;
+        this.entries = entries;
+        this.catalog = catalog;
+        this.reserver = reserver;
+        this.publisher = publisher;
+        this.clock = clock;
+        this.afterMillis = after.toMillis();
+    }
+
+    /** One pass over every tracked sale; the sends of a pass run at once. Returns how many orders it resent. */
+    public int resendDue() {
+        List<Future<Boolean>> sends = new ArrayList<>();
+        try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (long saleId : sales.snapshot()) {
+                Optional<Sale> sale = catalog.apply(saleId);
+                Map<Long, String> held = entries.apply(saleId);
+                if (held.isEmpty() || sale.isEmpty()) {
+                    forget(saleId);
+                    continue;
+                }
+                long now = clock.millis();
+                held.forEach((user, value) -> {
+                    UnsentSend entry = UnsentSend.parse(value);
+                    if (now - entry.lastSendMillis() >= afterMillis) {
+                        sends.add(each.submit(() -> resend(sale.get(), user, entry.orderId())));
+                    }
+                });
+            }
+        }
+        return (int) sends.stream().filter(Future::resultNow).count();
+    }
+
+    /** Stops tracking a sale with nothing held; an entry written meanwhile keeps it tracked. */
+    private void forget(long saleId) {
+        sales.remove(saleId);
+        if (!entries.apply(saleId).isEmpty()) {
+            sales.add(saleId);
+        }
+    }
+
+    /** Claims, sends and forgets one entry; false when it was not this pass's to send or a step failed. */
+    private boolean resend(Sale sale, long userId, long orderId) {
+        try {
+            if (!reserver.unsent(sale.id(), userId, orderId, clock.millis())) {
+                return false;
+            }
+            publisher.publish(OrderEvent.of(orderId, sale.id(), userId, sale.priceCents(),
+                    OrderIds.createdAt(orderId).toEpochMilli()));
+            reserver.sent(sale.id(), userId, orderId);
+            return true;
+        } catch (DependencyUnavailable e) {
+            // Still held (or, if only sent.lua failed, in Kafka and resent once more: a duplicate the writer skips).
+            LOG.log(System.Logger.Level.DEBUG, () -> "resend of order " + orderId + " failed, next pass: "
+                    + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Runs a pass every {@code every} on one virtual thread until closed. */
+    public AutoCloseable start(Duration every) {
+        Thread t = Thread.ofVirtual().name("seckill-resend").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(every);
+                    int n = resendDue();
+                    if (n > 0) {
+                        LOG.log(System.Logger.Level.INFO, "resent " + n + " orders whose earlier send had failed");
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "failed to resend unsent orders: " + e.getMessage());
+                }
+            }
+        });
+        return t::interrupt;
+    }
+}
