@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import java.time.Clock;
+
 /**
  * A breaker's meters: {@code seckill.breaker.state{breaker}} (0 closed, 1 open, 2 half-open, 3 other) and
  * {@code seckill.breaker.transitions{breaker,from,to}}, one count per change of state; calls it refused show as
@@ -21,6 +23,23 @@ final class BreakerMetrics {
                 .tag("breaker", breaker.name())
                 .description("Circuit breaker state: 0 closed, 1 open, 2 half-open")
                 .register(registry);
+        bindEvents(breaker, registry);
+    }
+
+    /** Redis's per-sale breakers as one: the state gauge shows the most severe; each sale's breaker counts events. */
+    static SaleBreakers bind(BreakerSettings settings, Clock clock, MeterRegistry registry) {
+        SaleBreakers sales = new SaleBreakers(settings, clock, true, b -> bindEvents(b, registry));
+        Gauge.builder("seckill.breaker.state", sales, SaleBreakers::stateCode)
+                .tag("breaker", sales.name())
+                .description("Circuit breaker state: 0 closed, 1 open, 2 half-open (Redis: the most severe of its "
+                        + "sales' breakers)")
+                .register(registry);
+        return sales;
+    }
+
+    /** The transitions and refusals of one breaker; breakers of one name share these counters. */
+    private static void bindEvents(Breaker breaker, MeterRegistry registry) {
+        CircuitBreaker circuit = breaker.circuit();
         Counter refused = Counter.builder("seckill.breaker.refused").tag("breaker", breaker.name())
                 .description("Calls refused at once because the breaker was open").register(registry);
         circuit.getEventPublisher()
@@ -32,7 +51,7 @@ final class BreakerMetrics {
                 .onCallNotPermitted(e -> refused.increment());
     }
 
-    private static int code(CircuitBreaker.State s) {
+    static int code(CircuitBreaker.State s) {
         return switch (s) {
             case CLOSED -> 0;
             case OPEN, FORCED_OPEN -> 1;

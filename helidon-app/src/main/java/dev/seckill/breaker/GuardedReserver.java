@@ -15,10 +15,11 @@ import dev.seckill.sale.Sale;
 public final class GuardedReserver implements StockReserver {
 
     private final StockReserver reserver;
-    private final Breaker redis;
+    private final SaleBreakers redis;
     private final Breaker kafka;
 
-    public GuardedReserver(StockReserver reserver, Breaker redis, Breaker kafka) {
+    /** @param redis one breaker per sale: a shard's failover refuses only that shard's sales */
+    public GuardedReserver(StockReserver reserver, SaleBreakers redis, Breaker kafka) {
         this.reserver = reserver;
         this.redis = redis;
         this.kafka = kafka;
@@ -29,7 +30,7 @@ public final class GuardedReserver implements StockReserver {
         kafka.admit();
         PurchaseOutcome outcome = null;
         try {
-            outcome = redis.call(() -> reserver.reserve(sale, userId, orderId, nowMillis));
+            outcome = redis.of(sale.id()).call(() -> reserver.reserve(sale, userId, orderId, nowMillis));
             return outcome;
         } finally {
             if (!(outcome instanceof PurchaseOutcome.Queued)) {

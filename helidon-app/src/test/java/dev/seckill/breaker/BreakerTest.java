@@ -58,6 +58,10 @@ class BreakerTest {
         return new Breaker("redis", SETTINGS, clock, false);
     }
 
+    private SaleBreakers saleBreakers() {
+        return new SaleBreakers(SETTINGS, clock, false, b -> { });
+    }
+
     private void failing(Breaker b) {
         assertThrows(DependencyUnavailable.class, () -> b.call(() -> {
             calls.incrementAndGet();
@@ -141,7 +145,7 @@ class BreakerTest {
     void anOpenKafkaBreakerRefusesBeforeRedisTakesAUnit() {
         Breaker kafka = new Breaker("kafka", SETTINGS, clock, false);
         FakeReserver redis = new FakeReserver();
-        GuardedReserver guarded = new GuardedReserver(redis, breaker(), kafka);
+        GuardedReserver guarded = new GuardedReserver(redis, saleBreakers(), kafka);
         for (int i = 0; i < 4; i++) {
             assertThrows(DependencyUnavailable.class, () -> kafka.record(() -> {
                 throw outage();
@@ -155,7 +159,7 @@ class BreakerTest {
     void aHalfOpenKafkaBreakerLetsOnlyItsProbesReserveAndARefusalGivesThePermitBack() {
         Breaker kafka = new Breaker("kafka", SETTINGS, clock, false);
         FakeReserver redis = new FakeReserver();
-        GuardedReserver guarded = new GuardedReserver(redis, breaker(), kafka);
+        GuardedReserver guarded = new GuardedReserver(redis, saleBreakers(), kafka);
         for (int i = 0; i < 4; i++) {
             assertThrows(DependencyUnavailable.class, () -> kafka.record(() -> {
                 throw outage();
@@ -178,12 +182,44 @@ class BreakerTest {
     @Test
     void anOpenRedisBreakerGivesTheKafkaPermitBack() {
         Breaker kafka = new Breaker("kafka", SETTINGS, clock, false);
-        Breaker redisBreaker = breaker();
+        SaleBreakers redisBreakers = saleBreakers();
         for (int i = 0; i < 4; i++) {
-            failing(redisBreaker);
+            failing(redisBreakers.of(SALE.id()));
         }
-        GuardedReserver guarded = new GuardedReserver(new FakeReserver(), redisBreaker, kafka);
+        GuardedReserver guarded = new GuardedReserver(new FakeReserver(), redisBreakers, kafka);
         assertThrows(BreakerOpen.class, () -> guarded.reserve(SALE, 7, 1, 0));
         assertEquals(CircuitBreaker.State.CLOSED, kafka.state());
+    }
+
+    /** Issue 13: a sale lives on one shard; the failover of another shard must not refuse it. */
+    @Test
+    void redisFailuresOfOneSaleOpenOnlyThatSalesBreaker() {
+        Sale other = new Sale(2, "t", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));
+        SaleBreakers redisBreakers = saleBreakers();
+        FakeReserver redis = new FakeReserver();
+        GuardedReserver guarded = new GuardedReserver(redis, redisBreakers, new Breaker("kafka", SETTINGS, clock,
+                false));
+        redis.fail(outage());
+        for (int i = 0; i < 4; i++) {
+            long order = i;
+            assertThrows(DependencyUnavailable.class, () -> guarded.reserve(SALE, 7, order, 0));
+        }
+        assertThrows(BreakerOpen.class, () -> guarded.reserve(SALE, 7, 9, 0));
+        assertTrue(redisBreakers.isOpen(), "reported as Redis open");
+        redis.reset();
+        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(other, 7, 10, 0), "the other sale sells on");
+    }
+
+    @Test
+    void redisIsReportedAsOneBreakerInTheMetrics() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Breakers breakers = Breakers.create(io.helidon.config.Config.empty(), clock, registry);
+        assertEquals(0.0, registry.get("seckill.breaker.state").tag("breaker", "redis").gauge().value());
+        Breaker sale = breakers.redis().of(SALE.id());
+        for (int i = 0; i < 10; i++) {
+            failing(sale);
+        }
+        assertEquals(1.0, registry.get("seckill.breaker.state").tag("breaker", "redis").gauge().value());
+        assertEquals(java.util.List.of("redis"), breakers.open());
     }
 }

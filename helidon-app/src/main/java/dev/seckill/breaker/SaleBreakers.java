@@ -1,0 +1,61 @@
+package dev.seckill.breaker;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Redis's circuit breakers, one per sale. A sale's keys share a hash tag, so each sale lives on one shard of a
+ * Redis Cluster: when a shard's master dies, only the breakers of that shard's sales see its failures and open,
+ * and the sales of the other shards sell on (one breaker for all of Redis would refuse them all for its wait).
+ * With a single Redis every sale's breaker sees the outage and opens after its own window. Reported as one
+ * dependency, {@code redis}: open while any sale's breaker is open.
+ */
+public final class SaleBreakers {
+
+    /** Breakers kept for this many sales, the least recently used dropped first (a dropped one starts closed). */
+    static final int KEPT = 1024;
+
+    private final BreakerSettings settings;
+    private final Clock clock;
+    private final boolean halfOpensByItself;
+    private final Consumer<Breaker> onCreate;
+    private final Map<Long, Breaker> bySale = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Breaker> eldest) {
+            return size() > KEPT;
+        }
+    };
+
+    /** @param onCreate binds each new breaker's events (its metrics) */
+    public SaleBreakers(BreakerSettings settings, Clock clock, boolean halfOpensByItself, Consumer<Breaker> onCreate) {
+        this.settings = settings;
+        this.clock = clock;
+        this.halfOpensByItself = halfOpensByItself;
+        this.onCreate = onCreate;
+    }
+
+    public String name() {
+        return "redis";
+    }
+
+    /** The breaker of this sale's Redis calls. */
+    public synchronized Breaker of(long saleId) {
+        return bySale.computeIfAbsent(saleId, id -> {
+            Breaker b = new Breaker(name(), settings, clock, halfOpensByItself);
+            onCreate.accept(b);
+            return b;
+        });
+    }
+
+    /** True while the breaker of any sale is open. */
+    public synchronized boolean isOpen() {
+        return bySale.values().stream().anyMatch(Breaker::isOpen);
+    }
+
+    /** The most severe state over the sales' breakers, as {@link BreakerMetrics} codes it (0 when none). */
+    synchronized int stateCode() {
+        return bySale.values().stream().mapToInt(b -> BreakerMetrics.code(b.state())).max().orElse(0);
+    }
+}
