@@ -15,5 +15,8 @@ COPY --chmod=755 docker/http-ok.sh /usr/local/bin/seckill-http-ok
 # Container wiring, not knobs: the port, every address, nginx is OpenResty's, the run directory (config, cache,
 # logs) inside the container.
 ENV SECKILL_RUN_DIR=/var/run/seckill SECKILL_EDGE_PORT=8080 SECKILL_EDGE_LISTEN=* SECKILL_EDGE_NGINX=openresty
+# nginx's error log (the edge's and the lb's) goes to the container's stderr, so `docker compose logs` shows it.
+RUN for node in edge lb; do mkdir -p "/var/run/seckill/$node/logs" \
+      && ln -sf /dev/stderr "/var/run/seckill/$node/logs/error.log"; done
 EXPOSE 8080 8090
 ENTRYPOINT ["/bin/bash", "/seckill/bin/lib/edge.sh", "foreground"]

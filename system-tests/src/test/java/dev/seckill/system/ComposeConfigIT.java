@@ -144,7 +144,7 @@ class ComposeConfigIT {
     void theServicesAndTheEdgeAreBuiltFromTheRepositoryAndDataLivesInNamedVolumes() throws Exception {
         Path home = Stack.get().home();
         Map<String, Object> all = new Yaml().load(config(true, "--profile", "cluster").output());
-        Set<?> named = ((Map<?, ?>) all.get("volumes")).keySet();
+        Set<?> named = all.get("volumes") instanceof Map<?, ?> v ? v.keySet() : Set.of();
         Map<String, String> dataPaths = Map.of("redis", "/data", "mysql", "/var/lib/mysql",
                 "kafka", "/var/lib/kafka/data");
         for (var e : services(all).entrySet()) {
@@ -313,11 +313,11 @@ class ComposeConfigIT {
         Set<String> out = new TreeSet<>();
         String base;
         List<Dockerfile.Copy> copied = new ArrayList<>();
-        List<String> built = BUILT.get(kind(name));
-        if (built != null) {
-            Dockerfile file = Dockerfile.read(home.resolve(built.get(0)));
-            base = file.baseImage(built.get(1));
-            file.chain(built.get(1)).forEach(s -> copied.addAll(s.copied()));
+        if (service.get("build") instanceof Map<?, ?> build) {
+            Dockerfile file = Dockerfile.read(home.resolve(String.valueOf(build.get("dockerfile"))));
+            String target = build.get("target") != null ? String.valueOf(build.get("target")) : file.lastStage();
+            base = file.baseImage(target);
+            file.chain(target).forEach(s -> copied.addAll(s.copied()));
         } else {
             base = image(service);
         }
