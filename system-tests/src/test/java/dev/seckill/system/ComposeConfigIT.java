@@ -131,6 +131,40 @@ class ComposeConfigIT {
                 .contains("--replication-factor 3"));
     }
 
+    /**
+     * Issue 16: the service cleared flags on the edge's public listener, whose /edge/* answers loopback callers only,
+     * so every restock's clear call failed. It must name an edge's internal listener, the one the edge image adds.
+     */
+    @Test
+    void theServicesClearFlagsOnTheEdgesInternalListener() throws Exception {
+        Path home = Stack.get().home();
+        Matcher listen = Pattern.compile("(?m)^\\s*listen (\\d+);").matcher(
+                Files.readString(home.resolve("docker/edge-internal.conf")));
+        assertTrue(listen.find(), "the internal listener's port");
+        String port = listen.group(1);
+        assertTrue(Dockerfile.read(home.resolve("docker/edge.Dockerfile")).chain("edge").stream()
+                .flatMap(st -> st.copied().stream())
+                .anyMatch(c -> c.source().equals("docker/edge-internal.conf")
+                        && c.dest().startsWith("/seckill/openresty/conf.d/")), "the edge image has the listener");
+        Map<String, Map<String, Object>> services = services(config(true, "--profile", "cluster"));
+        for (var e : services.entrySet()) {
+            if (!kind(e.getKey()).equals("service")) {
+                continue;
+            }
+            String admin = env(e.getValue()).get("SECKILL_EDGE_ADMIN");
+            assertNotNull(admin, e.getKey() + " clears no edge's flags");
+            for (String url : admin.split(",")) {
+                Matcher m = Pattern.compile("http://([a-z0-9-]+):(\\d+)").matcher(url);
+                assertTrue(m.matches(), url);
+                assertEquals("edge", kind(m.group(1)), e.getKey() + " clears flags on " + url + ", not an edge");
+                assertTrue(services.containsKey(m.group(1)), url + " names no service");
+                assertEquals(port, m.group(2), e.getKey() + " calls " + url + ", not the internal listener");
+                String published = String.valueOf(services.get(m.group(1)).get("ports"));
+                assertFalse(published.contains(":" + port + "/"), "the internal listener is published: " + published);
+            }
+        }
+    }
+
     @Test
     void composeRefusesToStartWithoutItsSecrets() throws Exception {
         Result r = config(false);
