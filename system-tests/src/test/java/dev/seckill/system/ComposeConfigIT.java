@@ -286,7 +286,7 @@ class ComposeConfigIT {
         }
 
         String raw = Files.readString(home.resolve("compose.yaml"));
-        Map<String, String> knobs = edgeKnobs(home.resolve("bin/lib/edge.sh"));
+        Map<String, String> knobs = knobs(home.resolve("bin/lib/edge.sh"), "SECKILL_EDGE_");
         // Container wiring, set by the image or per edge rather than passed through.
         Dockerfile edgeImage = Dockerfile.read(home.resolve("docker/edge.Dockerfile"));
         Map<String, String> imageEnv = edgeImage.stages().get("edge").env();
@@ -301,6 +301,19 @@ class ComposeConfigIT {
             assertTrue(raw.contains(name + ": ${" + name + ":-" + expected + "}"),
                     name + " is not passed through with edge.sh's default " + expected);
         }
+        // The cluster's lb: its knobs likewise (bin/lib/lb.sh), but for its wiring.
+        Map<String, String> lbKnobs = knobs(home.resolve("bin/lib/lb.sh"), "SECKILL_LB_");
+        Map<String, String> lbEnv = env(services.get("lb"));
+        for (var knob : lbKnobs.entrySet()) {
+            String name = knob.getKey();
+            if (Set.of("SECKILL_LB_LISTEN", "SECKILL_LB_NGINX", "SECKILL_LB_UPSTREAM").contains(name)) {
+                assertTrue(lbEnv.containsKey(name), "the lb lacks " + name);
+            } else {
+                assertTrue(raw.contains(name + ": ${" + name + ":-" + knob.getValue() + "}"),
+                        name + " is not passed through with lb.sh's default " + knob.getValue());
+            }
+        }
+        assertTrue(raw.contains("SECKILL_LB_TRUSTED_PROXIES: ${SECKILL_LB_TRUSTED_PROXIES:-}"), "the lb's proxies");
         assertEquals("*", imageEnv.get("SECKILL_EDGE_LISTEN"));
         assertEquals("openresty", imageEnv.get("SECKILL_EDGE_NGINX"));
         assertEquals("8080", imageEnv.get("SECKILL_EDGE_PORT"));
@@ -389,15 +402,15 @@ class ComposeConfigIT {
         }
     }
 
-    /** bin/lib/edge.sh's knobs and defaults, from its `edge_knob NAME DEFAULT ...` lines. */
-    private static Map<String, String> edgeKnobs(Path script) throws IOException {
+    /** A script's knobs named PREFIX... and their defaults, from its `edge_knob NAME DEFAULT ...` lines. */
+    private static Map<String, String> knobs(Path script, String prefix) throws IOException {
         Map<String, String> out = new LinkedHashMap<>();
-        Matcher m = Pattern.compile("(?m)^\\s*edge_knob (SECKILL_EDGE_\\w+) (\"[^\"]*\"|\\S+)")
+        Matcher m = Pattern.compile("(?m)^\\s*edge_knob (" + prefix + "\\w+) (\"[^\"]*\"|\\S+)")
                 .matcher(Files.readString(script));
         while (m.find()) {
             out.put(m.group(1), m.group(2).replace("\"", ""));
         }
-        assertTrue(out.size() > 20, "edge.sh's knobs not found: " + out);
+        assertTrue(out.size() > 5, script + "'s knobs not found: " + out);
         return out;
     }
 
@@ -442,8 +455,8 @@ class ComposeConfigIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
         Map<String, String> env = pb.environment();
         // Whatever the test's own environment holds, each case decides which secrets compose sees, and the edge
-        // knobs and demo sign-in take their defaults.
-        env.keySet().removeIf(k -> SECRETS.contains(k) || k.startsWith("SECKILL_EDGE_")
+        // and lb knobs and the demo sign-in take their defaults.
+        env.keySet().removeIf(k -> SECRETS.contains(k) || k.startsWith("SECKILL_EDGE_") || k.startsWith("SECKILL_LB_")
                 || k.equals("SECKILL_DEMO_LOGIN"));
         if (withSecrets) {
             SECRETS.forEach(s -> env.put(s, "value-of-" + s));
