@@ -51,6 +51,9 @@ public final class PurchaseMetrics {
                 .description("Order sends to Kafka that failed: the unit stays held for a resend by the buyer's retry, "
                         + "or reconcile releases it")
                 .register(registry);
+        // The 503 series exists at 0 from the start, so the share of 503s (dashboard, alert) reads 0, not nothing,
+        // until the first one.
+        answer(UNAVAILABLE);
     }
 
     /** Counts one answer, tagged by the outcome. */
