@@ -105,15 +105,8 @@ class MetricNamesIT {
         }
     }
 
-    /** The metric names of a Prometheus text answer: each sample line's name, before its labels or value. */
     private static Set<String> names(HttpJson.Response r) {
         assertEquals(200, r.status(), r.body());
-        Set<String> out = new TreeSet<>();
-        for (String line : r.body().split("\n")) {
-            if (!line.isBlank() && !line.startsWith("#")) {
-                out.add(line.split("[{ ]", 2)[0]);
-            }
-        }
-        return out;
+        return PrometheusText.names(r.body());
     }
 }
