@@ -2,6 +2,7 @@ package dev.seckill.writer.observe;
 
 import dev.seckill.writer.batch.BatchResult;
 import dev.seckill.writer.batch.RejectReason;
+import dev.seckill.writer.config.WriterSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -31,10 +32,12 @@ public final class WriterMetrics {
     private final AtomicLong lag = new AtomicLong();
 
     public WriterMetrics(MeterRegistry registry) {
-        // Fixed buckets up to kafka.max-poll-records' largest value, the same on every writer, so they combine.
+        // Fixed buckets up to the largest batch kafka.max-poll-records allows, the same on every writer, so they
+        // combine.
         batchSize = DistributionSummary.builder("seckill.writer.batch.size").baseUnit("records")
                 .description("Records per polled batch (one DB transaction)")
-                .serviceLevelObjectives(1, 10, 50, 100, 250, 500, 1000, 2500, 5000).register(registry);
+                .serviceLevelObjectives(1, 10, 50, 100, 250, 500, 1000, 2500, WriterSettings.MAX_BATCH)
+                .register(registry);
         rowsInserted = Counter.builder("seckill.writer.rows.inserted")
                 .description("Order rows inserted").register(registry);
         duplicates = Counter.builder("seckill.writer.duplicates.ignored")
