@@ -4,6 +4,7 @@ local sale_flags = require "seckill.flags"
 local admission = require "seckill.admission"
 local rate_limit = require "seckill.rate_limit"
 local metrics = require "seckill.metrics"
+local latency = require "seckill.latency"
 local admin = require "seckill.admin"
 local reply = require "seckill.reply"
 local errors = require "seckill.errors"
@@ -13,6 +14,8 @@ local var = ngx.var
 local log = ngx.log
 local WARN = ngx.WARN
 local get_method = ngx.req.get_method
+local now = ngx.now
+local start_time = ngx.req.start_time
 local str_sub = string.sub
 local str_match = string.match
 local tostring = tostring
@@ -20,15 +23,16 @@ local pairs = pairs
 
 local _M = {}
 
-local flags, admitter, limiters, counters
+local flags, admitter, limiters, counters, latencies
 
 -- The admission's 429 says when to retry in its body too, like every 429 with a computed wait.
 local ADMISSION_FIELDS = '"retryAfter":1'
 
 -- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), flag_recheck (s), flags_dict, admission
--- ({ rate = per second, in_flight = purchases }), admission_dict, metrics_dict.
+-- ({ rate = per second, in_flight = purchases }), admission_dict, metrics_dict, latency_dict.
 function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
+    latencies = latency.new(settings.latency_dict)
     flags = sale_flags.new(settings.flags_dict, settings.flag_recheck)
     admitter = admission.new(settings.admission_dict, settings.admission.rate, settings.admission.in_flight)
     limiters = {}
@@ -167,17 +171,19 @@ function _M.metrics()
     return reply.send(reply.OK, counters:render({
         [metrics.FLAGS] = admin.count(flags),
         [metrics.IN_FLIGHT] = admitter:current(),
-    }))
+    }) .. latencies:render())
 end
 
--- Log phase (server-wide): counts the request under the route its location set in $edge_route, and gives an
--- admitted purchase back to the admission's in-flight gauge (whatever became of it: answered, failed, abandoned).
+-- Log phase (server-wide): counts the request and its latency under the route its location set in $edge_route,
+-- and gives an admitted purchase back to the admission's in-flight gauge (whatever became of it: answered, failed,
+-- abandoned).
 function _M.log()
     local route = var.edge_route
     if not route or route == "" then
         return
     end
     counters:request(route, ngx.status)
+    latencies:observe(route, now() - start_time())
     if route == "purchase" and var.edge_admitted == "1" then
         admitter:leave()
     end

@@ -43,9 +43,29 @@ local HELP = {
 
 local mt = { __index = _M }
 
+function _M.label(name, label, value)
+    return name .. '{' .. label .. '="' .. value .. '"}'
+end
+
+-- Series that exist from the start at 0 rather than from their first event: a series that appears only when
+-- something goes wrong has no rate() before it, so a dashboard shows nothing and an alert on a rise never sees one.
+-- Labels with a known, fixed set of values only; requests_total appears per route and status as they come.
+local DECLARED = {
+    _M.RATE_LIMITED, _M.SHORT_CIRCUITS, _M.FLAGS_CLEARED,
+    _M.label(_M.FLAGS_SET, "source", "upstream"), _M.label(_M.FLAGS_SET, "source", "admin"),
+    _M.label(_M.UPSTREAM_ERRORS, "status", "502"), _M.label(_M.UPSTREAM_ERRORS, "status", "504"),
+    _M.label(_M.RECHECKS, "result", "confirmed"), _M.label(_M.RECHECKS, "result", "cleared"),
+    _M.label(_M.RECHECKS, "result", "kept"),
+    _M.label(_M.ADMISSION_REFUSED, "limit", "rate"), _M.label(_M.ADMISSION_REFUSED, "limit", "in_flight"),
+}
+
 function _M.new(dict_name)
     local dict = shared[dict_name]
     assert(dict, "no lua_shared_dict " .. tostring(dict_name))
+    for i = 1, #DECLARED do
+        -- add, not set: after a reload (HUP) the dict keeps its counts.
+        dict:add(DECLARED[i], 0)
+    end
     -- Per-worker cache of request series names, so the log phase does not build strings.
     return setmetatable({ dict = dict, request_keys = {} }, mt)
 end
@@ -56,10 +76,6 @@ function _M.incr(self, series)
     if err then
         log(WARN, "failed to count ", series, ": ", err)
     end
-end
-
-function _M.label(name, label, value)
-    return name .. '{' .. label .. '="' .. value .. '"}'
 end
 
 function _M.request(self, route, status)
