@@ -120,7 +120,7 @@ edge_settings() {
   edge_knob SECKILL_EDGE_PURCHASE_LOG on '^(on|off)$' "on or off"
   EDGE_PURCHASE_ACCESS_LOG="access_log off;"
   [ "$SECKILL_EDGE_PURCHASE_LOG" = off ] \
-    || EDGE_PURCHASE_ACCESS_LOG="access_log $EDGE_RUN/logs/purchase.log seckill_purchase buffer=64k flush=1s if=\$edge_purchase_logged;"
+    || EDGE_PURCHASE_ACCESS_LOG="access_log $EDGE_RUN/logs/purchase.log seckill_purchase buffer=64k flush=1s if=\$upstream_addr;"
   export EDGE_PURCHASE_ACCESS_LOG
 
   EDGE_UPSTREAM_SERVERS=$(nginx_servers SECKILL_EDGE_UPSTREAM "") || exit 1
