@@ -49,16 +49,18 @@ trace_steps() {
 # The first non-empty value of FIELD among the steps on stdin.
 trace_field() { jq -rs --arg f "$1" '[.[] | .[$f] | select(. != null and . != "")] | first // ""'; }
 
-# Prints the steps on stdin in time order, the service's Kafka delivery as a step of its own right after it.
+# Prints the steps on stdin in the path's order (edge, service, Kafka, writer), each with its own time, and the steps
+# of one kind in time order. Not all in time order: the service logs its line when it hears the broker's ack, and the
+# writer may have read the event and written the row a few ms before that.
 trace_print() {
   jq -rs '
     def at: (./1000 | floor | strftime("%Y-%m-%dT%H:%M:%S")) + "." + ("00\(. % 1000)" | .[-3:]) + "Z";
     [ .[] | ., (select(.stage == "service" and .kv.partition != null)
                 | {ms, stage: "kafka", node, text: "seckill.orders partition \(.kv.partition) offset \(.kv.offset) (acknowledged to the service)"})
     ]
-    | to_entries | sort_by(.value.ms, .key) | .[].value
+    | sort_by(({edge: 0, service: 1, kafka: 2, writer: 3}[.stage]), .ms) | .[]
     | "\(.ms | at)  \(.stage | . + "        " | .[:8]) \(.node | . + "          " | .[:10]) " + .text
-      + (if .stage == "writer" then " (batch \(.kv.batch) of \(.kv.batchSize))" else "" end)
+      + (if .stage == "writer" then " (batch \(.kv.batch): \(.kv.batchSize) orders)" else "" end)
       + (if .stage == "service" then " (user \(.kv.userId))" else "" end)
       + (if .stage == "kafka" then "" else "  requestId=\(.rid) orderId=\(.oid)" end)'
 }

@@ -82,9 +82,9 @@ class TraceIT {
                 && writer.contains("orderId=" + orderId) && writer.contains("batch"), "writer: " + out);
         assertTrue(line(out, "row").contains("seckill_order " + orderId + ":") && line(out, "row").contains("CONFIRMED"),
                 "row: " + out);
-        // Time order: the click first, the row last.
+        // The path's order: the click first, the row last.
         assertTrue(out.indexOf(edge) < out.indexOf(service) && out.indexOf(service) < out.indexOf(writer)
-                && out.indexOf(writer) < out.indexOf(line(out, "row")), "in time order: " + out);
+                && out.indexOf(writer) < out.indexOf(line(out, "row")), "in the path's order: " + out);
     }
 
     /** The first line whose step column (the second) is {@code step}. */
