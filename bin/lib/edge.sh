@@ -12,7 +12,7 @@ ${SECKILL_EDGE_HEADER_TIMEOUT} ${SECKILL_EDGE_BODY_TIMEOUT} ${SECKILL_EDGE_SEND_
 ${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${SECKILL_EDGE_HTML_ROOT}
 ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
 ${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
-${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT}
+${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT} ${EDGE_PURCHASE_ACCESS_LOG}
 ${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
 
 # edge_knob VAR DEFAULT REGEX WHAT: exports VAR (default if unset or empty), dies unless it matches REGEX.
@@ -116,6 +116,12 @@ edge_settings() {
   edge_rate EDGE_ORDER_RATE SECKILL_EDGE_ORDER_RATE
   edge_rate EDGE_LOGIN_RATE SECKILL_EDGE_LOGIN_RATE
   if [ "$SECKILL_EDGE_REUSEPORT" = on ]; then export EDGE_REUSEPORT=" reuseport"; else export EDGE_REUSEPORT=""; fi
+  # The purchase log (conf.d/seckill.conf's log_format seckill_purchase), read by bin/seckill trace.
+  edge_knob SECKILL_EDGE_PURCHASE_LOG on '^(on|off)$' "on or off"
+  EDGE_PURCHASE_ACCESS_LOG="access_log off;"
+  [ "$SECKILL_EDGE_PURCHASE_LOG" = off ] \
+    || EDGE_PURCHASE_ACCESS_LOG="access_log $EDGE_RUN/logs/purchase.log seckill_purchase buffer=64k flush=1s if=\$upstream_addr;"
+  export EDGE_PURCHASE_ACCESS_LOG
 
   EDGE_UPSTREAM_SERVERS=$(nginx_servers SECKILL_EDGE_UPSTREAM "") || exit 1
   EDGE_REAL_IP=$(nginx_real_ip SECKILL_EDGE_TRUSTED_PROXIES) || exit 1

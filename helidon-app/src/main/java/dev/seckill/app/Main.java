@@ -5,7 +5,6 @@ import dev.seckill.db.Database;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.redis.RedisSettings;
 import io.helidon.config.Config;
-import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -27,7 +26,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        LogConfig.configureRuntime();
         Config config = Config.create();
         Clock clock = Clock.systemUTC();
         Credentials credentials;

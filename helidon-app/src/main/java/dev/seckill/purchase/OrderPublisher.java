@@ -8,9 +8,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -103,18 +105,31 @@ public final class OrderPublisher implements AutoCloseable {
         }
     }
 
-    /**
-     * Sends the event keyed by sale id and blocks (on a virtual thread) until it is acknowledged.
-     *
-     * @throws DependencyUnavailable when Kafka did not acknowledge it
-     */
-    public void publish(OrderEvent event) {
-        breaker.record(() -> send(event));
+    /** Where the broker put an event; the purchase's log line names it, and so does the writer's line of the row. */
+    public record Delivery(int partition, long offset) {
     }
 
-    private void send(OrderEvent event) {
+    /**
+     * Sends the event keyed by sale id, the purchase's request id in its headers, and blocks (on a virtual thread)
+     * until it is acknowledged.
+     *
+     * @param requestId the X-Request-Id of the purchase ({@link OrderEvent#REQUEST_ID_HEADER}); null: no header
+     * @throws DependencyUnavailable when Kafka did not acknowledge it
+     */
+    public Delivery publish(OrderEvent event, String requestId) {
+        Delivery[] delivered = new Delivery[1];
+        breaker.record(() -> delivered[0] = send(event, requestId));
+        return delivered[0];
+    }
+
+    private Delivery send(OrderEvent event, String requestId) {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, event.key(), event.toJson());
+        if (requestId != null) {
+            record.headers().add(OrderEvent.REQUEST_ID_HEADER, requestId.getBytes(StandardCharsets.UTF_8));
+        }
         try {
-            producer.send(new ProducerRecord<>(topic, event.key(), event.toJson())).get(waitMillis, TimeUnit.MILLISECONDS);
+            RecordMetadata acked = producer.send(record).get(waitMillis, TimeUnit.MILLISECONDS);
+            return new Delivery(acked.partition(), acked.offset());
         } catch (ExecutionException e) {
             throw new DependencyUnavailable("failed to publish order " + event.orderId(), e.getCause());
         } catch (TimeoutException e) {

@@ -5,6 +5,7 @@ import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.Answers;
 import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
+import dev.seckill.http.RequestIds;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.User;
 import dev.seckill.protection.Gate;
@@ -31,6 +32,11 @@ public final class PurchaseService implements HttpService {
 
     /** Tells the edge to set its sold-out flag for the sale (read in header_filter_by_lua). */
     public static final HeaderName SOLD_OUT_HEADER = HeaderNames.create("X-Seckill-Sold-Out");
+    /**
+     * The order id of a QUEUED or ALREADY_PURCHASED answer, as a header too: the edge's purchase log reads it there
+     * ($upstream_http_x_order_id) without parsing the body.
+     */
+    public static final HeaderName ORDER_ID_HEADER = HeaderNames.create("X-Order-Id");
     static final HeaderName LIMIT = HeaderNames.create("X-RateLimit-Limit");
     static final HeaderName REMAINING = HeaderNames.create("X-RateLimit-Remaining");
     static final HeaderName RESET = HeaderNames.create("X-RateLimit-Reset");
@@ -94,7 +100,7 @@ public final class PurchaseService implements HttpService {
         }
         metrics.inFlight().incrementAndGet();
         try {
-            return purchaser.attempt(sale.get(), user.get());
+            return purchaser.attempt(sale.get(), user.get(), RequestIds.of(req));
         } catch (DependencyUnavailable e) {
             metrics.unavailable();
             throw e;
@@ -117,12 +123,15 @@ public final class PurchaseService implements HttpService {
         switch (outcome) {
             case PurchaseOutcome.Queued q -> {
                 res.header(HeaderNames.LOCATION, "/api/orders/" + q.orderId());
+                res.header(ORDER_ID_HEADER, q.orderId());
                 Answers.json(res, Status.ACCEPTED_202, Answers.body("code", "QUEUED", "orderId", q.orderId(),
                         "saleId", saleId, "message", "your order is queued"));
             }
-            case PurchaseOutcome.AlreadyPurchased a -> Answers.json(res, Status.CONFLICT_409, Answers.body(
-                    "code", "ALREADY_PURCHASED", "orderId", a.orderId(), "saleId", saleId,
-                    "message", "you already bought this sale"));
+            case PurchaseOutcome.AlreadyPurchased a -> {
+                res.header(ORDER_ID_HEADER, a.orderId());
+                Answers.json(res, Status.CONFLICT_409, Answers.body("code", "ALREADY_PURCHASED", "orderId",
+                        a.orderId(), "saleId", saleId, "message", "you already bought this sale"));
+            }
             case PurchaseOutcome.SoldOut s -> {
                 res.header(SOLD_OUT_HEADER, "1");
                 Answers.json(res, Status.GONE_410, soldOutBody(saleId));

@@ -41,11 +41,12 @@ public final class Purchaser {
     }
 
     /**
+     * @param requestId the purchase's X-Request-Id: it goes into the Kafka record's headers and the accepted line
      * @return the outcome as the reserver decided it; {@code Queued} only once the order is in Kafka
      * @throws DependencyUnavailable when Redis or Kafka fails, or the reservation did not reach its replicas (a unit
      *         never sent has been given back, or reconcile will; a unit whose send failed stays held for a retry)
      */
-    public PurchaseOutcome attempt(Sale sale, User user) {
+    public PurchaseOutcome attempt(Sale sale, User user, String requestId) {
         if (soldOut.isSoldOut(sale.id())) {
             return new PurchaseOutcome.SoldOut(true);
         }
@@ -65,7 +66,7 @@ public final class Purchaser {
             throw e;
         }
         if (outcome instanceof PurchaseOutcome.Queued queued) {
-            publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now);
+            publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now, requestId);
         } else if (outcome instanceof PurchaseOutcome.SoldOut) {
             soldOut.markSoldOut(sale.id());
         }
@@ -76,16 +77,18 @@ public final class Purchaser {
      * Publishes the reserved order. {@code reserved} differs from this attempt's fresh id when purchase.lua answered
      * RESEND: the order is the one whose earlier send failed, sent again as it was (same id, creation time).
      */
-    private void publish(Sale sale, long userId, long reserved, long freshId, long now) {
+    private void publish(Sale sale, long userId, long reserved, long freshId, long now, String requestId) {
         boolean resend = reserved != freshId;
         long createdAt = resend ? OrderIds.createdAt(reserved).toEpochMilli() : now;
         OrderEvent event = OrderEvent.of(reserved, sale.id(), userId, sale.priceCents(), createdAt);
+        OrderPublisher.Delivery delivery;
         try {
-            metrics.kafka().record(() -> publisher.publish(event));
+            delivery = metrics.kafka().record(() -> publisher.publish(event, requestId));
         } catch (DependencyUnavailable e) {
             keepUnsent(sale.id(), userId, reserved, now);
             throw e;
         }
+        PurchaseLog.queued(requestId, event, delivery, resend);
         if (resend) {
             forgetUnsent(sale.id(), userId, reserved);
         }

@@ -89,8 +89,9 @@ public final class Resender {
             if (!reserver.unsent(sale.id(), userId, orderId, clock.millis())) {
                 return false;
             }
+            // No request id: no client request is behind this send (the order's first one carried it).
             publisher.publish(OrderEvent.of(orderId, sale.id(), userId, sale.priceCents(),
-                    OrderIds.createdAt(orderId).toEpochMilli()));
+                    OrderIds.createdAt(orderId).toEpochMilli()), null);
             reserver.sent(sale.id(), userId, orderId);
             return true;
         } catch (DependencyUnavailable e) {

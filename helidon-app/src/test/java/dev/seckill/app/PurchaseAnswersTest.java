@@ -60,6 +60,7 @@ class PurchaseAnswersTest {
         assertEquals("{\"code\":\"QUEUED\",\"orderId\":\"" + orderId + "\",\"saleId\":1,\"message\":\"your order is queued\"}",
                 r.body());
         assertEquals(Optional.of("/api/orders/" + orderId), r.header("Location"));
+        assertEquals(Optional.of(orderId), r.header("X-Order-Id"), "for the edge's purchase log (issue 16)");
         assertEquals(1, API.producer.history().size(), "the order is in Kafka before the answer");
         assertEquals(before + 1, API.answered("QUEUED"));
     }
@@ -71,6 +72,7 @@ class PurchaseAnswersTest {
         assertEquals(409, r.status());
         assertEquals("{\"code\":\"ALREADY_PURCHASED\",\"orderId\":\"123456\",\"saleId\":1,"
                 + "\"message\":\"you already bought this sale\"}", r.body());
+        assertEquals(Optional.of("123456"), r.header("X-Order-Id"));
     }
 
     @Test

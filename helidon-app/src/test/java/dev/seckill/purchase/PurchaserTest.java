@@ -9,10 +9,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +36,7 @@ class PurchaserTest {
     private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
     private static final Sale SALE = new Sale(7, "phone", 1999, 10, NOW.minusSeconds(60), NOW.plusSeconds(3600));
     private static final User BUYER = new User(42);
+    private static final String REQUEST_ID = "req-7f3a";
 
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     private final FakeReserver reserver = new FakeReserver();
@@ -54,7 +57,7 @@ class PurchaserTest {
     @Test
     void aReservedUnitIsQueuedOnlyWithItsEventInKafkaKeyedBySale() {
         MockProducer<String, byte[]> producer = producer(true);
-        PurchaseOutcome.Queued queued = assertInstanceOf(PurchaseOutcome.Queued.class, purchaser(producer).attempt(SALE, BUYER));
+        PurchaseOutcome.Queued queued = assertInstanceOf(PurchaseOutcome.Queued.class, purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         List<ProducerRecord<String, byte[]>> sent = producer.history();
         assertEquals(1, sent.size());
         assertEquals("7", sent.get(0).key());
@@ -64,11 +67,19 @@ class PurchaserTest {
     }
 
     @Test
+    void theEventCarriesThePurchasesRequestIdInItsHeaders() {
+        MockProducer<String, byte[]> producer = producer(true);
+        purchaser(producer).attempt(SALE, BUYER, REQUEST_ID);
+        Header header = producer.history().get(0).headers().lastHeader(OrderEvent.REQUEST_ID_HEADER);
+        assertEquals(REQUEST_ID, new String(header.value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aSendThatFailsAtOnceKeepsTheUnitForAResendAndIsUnavailable() {
         MockProducer<String, byte[]> producer = producer(true);
         // What send() does when the broker is down past max.block.ms.
         producer.sendException = new KafkaException("no metadata in 2000 ms");
-        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         assertTrue(reserver.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back (issue 13)");
         assertEquals(1, reserver.unsent().size(), "the failed send is recorded for a resend");
         assertEquals(1, registry.get("seckill.sends.unsent").counter().count());
@@ -78,7 +89,7 @@ class PurchaserTest {
     @Test
     void unitsHeldByFailedSendsAreUnavailableAndNoteTheSaleForTheResender() {
         reserver.fail(new UnitsHeld(SALE.id(), 2));
-        assertThrows(UnitsHeld.class, () -> purchaser(producer(true)).attempt(SALE, BUYER));
+        assertThrows(UnitsHeld.class, () -> purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
         assertEquals(List.of(SALE.id()), unsentSales.snapshot(), "another instance's held units are resent from here");
         assertTrue(reserver.givenBack().isEmpty());
     }
@@ -88,7 +99,7 @@ class PurchaserTest {
         MockProducer<String, byte[]> producer = producer(false);
         Purchaser purchaser = purchaser(producer);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<PurchaseOutcome> attempt = CompletableFuture.supplyAsync(() -> purchaser.attempt(SALE, BUYER), pool);
+            CompletableFuture<PurchaseOutcome> attempt = CompletableFuture.supplyAsync(() -> purchaser.attempt(SALE, BUYER, REQUEST_ID), pool);
             Await.until(Duration.ofSeconds(10), () -> producer.history().size() == 1, "the event to be sent");
             producer.errorNext(new KafkaException("NOT_ENOUGH_REPLICAS"));
             ExecutionException e = assertThrows(ExecutionException.class, attempt::get);
@@ -104,12 +115,12 @@ class PurchaserTest {
         MockProducer<String, byte[]> producer = producer(true);
         Purchaser purchaser = purchaser(producer);
         producer.sendException = new KafkaException("broker down");
-        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
         long first = reserver.unsent().get(0);
         producer.sendException = null;
         // purchase.lua answers RESEND with the held order's id.
         reserver.answer(new PurchaseOutcome.Queued(Long.toString(first)));
-        assertEquals(new PurchaseOutcome.Queued(Long.toString(first)), purchaser.attempt(SALE, BUYER));
+        assertEquals(new PurchaseOutcome.Queued(Long.toString(first)), purchaser.attempt(SALE, BUYER, REQUEST_ID));
         assertEquals(1, producer.history().size());
         assertEquals(new OrderEvent(Long.toString(first), 7, 42, 1999, OrderIds.createdAt(first).toEpochMilli(),
                 OrderEvent.VERSION), OrderEvent.fromJson(producer.history().get(0).value()), "the same order, as it was");
@@ -122,10 +133,10 @@ class PurchaserTest {
         MockProducer<String, byte[]> producer = producer(true);
         Purchaser purchaser = purchaser(producer);
         producer.sendException = new KafkaException("broker down");
-        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
         long first = reserver.unsent().get(0);
         reserver.answer(new PurchaseOutcome.Queued(Long.toString(first)));
-        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
         assertEquals(List.of(first, first), reserver.unsent(), "the same order, still waiting for a send");
         assertTrue(reserver.sent().isEmpty());
         assertTrue(reserver.givenBack().isEmpty());
@@ -133,7 +144,7 @@ class PurchaserTest {
 
     @Test
     void aFreshOrderAcknowledgedAtOnceLeavesNoUnsentWork() {
-        assertInstanceOf(PurchaseOutcome.Queued.class, purchaser(producer(true)).attempt(SALE, BUYER));
+        assertInstanceOf(PurchaseOutcome.Queued.class, purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
         assertTrue(reserver.unsent().isEmpty());
         assertTrue(reserver.sent().isEmpty(), "no Redis call after a first send that succeeded");
     }
@@ -142,8 +153,8 @@ class PurchaserTest {
     void soldOutFromRedisIsAnsweredLocallyAfterwardsWithoutAskingRedis() {
         Purchaser purchaser = purchaser(producer(true));
         reserver.answer(new PurchaseOutcome.SoldOut(false));
-        assertEquals(new PurchaseOutcome.SoldOut(false), purchaser.attempt(SALE, BUYER));
-        assertEquals(new PurchaseOutcome.SoldOut(true), purchaser.attempt(SALE, new User(43)));
+        assertEquals(new PurchaseOutcome.SoldOut(false), purchaser.attempt(SALE, BUYER, REQUEST_ID));
+        assertEquals(new PurchaseOutcome.SoldOut(true), purchaser.attempt(SALE, new User(43), REQUEST_ID));
         assertEquals(1, reserver.reserveCalls(), "the second buyer never reached the reserver");
     }
 
@@ -155,10 +166,10 @@ class PurchaserTest {
         reserver.duringReserve(() -> flags.markSoldOut(SALE.id()));
         reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "it reached 0 of the 1 replicas it needs"));
         reserver.remainingAfterUndo(1);
-        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
         reserver.fail(null);
         reserver.duringReserve(() -> { });
-        assertInstanceOf(PurchaseOutcome.Queued.class, purchaser.attempt(SALE, new User(43)),
+        assertInstanceOf(PurchaseOutcome.Queued.class, purchaser.attempt(SALE, new User(43), REQUEST_ID),
                 "the unit given back is on sale again, not hidden behind the local flag");
     }
 
@@ -167,7 +178,7 @@ class PurchaserTest {
         MockProducer<String, byte[]> producer = producer(true);
         reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "it reached 0 of the 1 replicas it needs"));
         // Unavailable, so the buyer is told to retry (503 with Retry-After), never 202 on a unit only the master has.
-        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         assertEquals(1, reserver.givenBack().size(), "the unit is given back");
         assertTrue(producer.history().isEmpty(), "no order for it");
         assertEquals(1, registry.get("seckill.reservations.unreplicated").counter().count());
@@ -177,7 +188,7 @@ class PurchaserTest {
     void missingSaleKeysAreUnavailableAndNothingIsPublished() {
         MockProducer<String, byte[]> producer = producer(true);
         reserver.fail(new DependencyUnavailable("the Redis keys of sale 7 are missing"));
-        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER));
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         assertTrue(producer.history().isEmpty());
         assertTrue(reserver.givenBack().isEmpty(), "nothing was taken, so nothing is given back");
     }
@@ -189,7 +200,7 @@ class PurchaserTest {
         for (PurchaseOutcome o : List.of(new PurchaseOutcome.AlreadyPurchased("5"), new PurchaseOutcome.SaleEnded(),
                 new PurchaseOutcome.NotStarted(SALE.startsAt(), 1000), new PurchaseOutcome.RateLimited(500))) {
             reserver.answer(o);
-            assertEquals(o, purchaser.attempt(SALE, BUYER));
+            assertEquals(o, purchaser.attempt(SALE, BUYER, REQUEST_ID));
         }
         assertTrue(producer.history().isEmpty());
     }

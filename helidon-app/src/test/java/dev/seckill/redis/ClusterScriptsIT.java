@@ -54,6 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterScriptsIT extends ScriptContract {
 
     private static final String NODES = System.getenv("SECKILL_REDIS_NODES");
+    private static final String REQUEST_ID = "cluster-scripts-it";
     private static final ReplicaAcks ONE_REPLICA = new ReplicaAcks(1, Duration.ofSeconds(2));
 
     private ClusterNodes nodes;
@@ -118,7 +119,7 @@ class ClusterScriptsIT extends ScriptContract {
                 new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)),
                 new PurchaseMetrics(registry), new UnsentSales(), clock);
 
-        assertThrows(ReservationNotReplicated.class, () -> purchaser.attempt(sale, new User(2)));
+        assertThrows(ReservationNotReplicated.class, () -> purchaser.attempt(sale, new User(2), REQUEST_ID));
         assertTrue(producer.history().isEmpty(), "no order");
         assertEquals(2L, stock.remaining(sale.id()), "the unit came back");
         assertEquals(Optional.empty(), stock.buyerOrder(sale.id(), 2), "the buyer may try again");

@@ -3,7 +3,6 @@ package dev.seckill.writer;
 import dev.seckill.writer.config.WriterSettings;
 import dev.seckill.writer.observe.WriterHealth;
 import io.helidon.config.Config;
-import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -18,7 +17,6 @@ public final class WriterMain {
     }
 
     public static void main(String[] args) {
-        LogConfig.configureRuntime();
         Config config = Config.create();
         WriterSettings settings = WriterSettings.from(config);
 

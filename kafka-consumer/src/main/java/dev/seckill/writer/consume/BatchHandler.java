@@ -8,6 +8,7 @@ import dev.seckill.writer.batch.Rejection;
 import dev.seckill.writer.deadletter.DeadLetter;
 import dev.seckill.writer.deadletter.DeadLetterException;
 import dev.seckill.writer.deadletter.DeadLetterPublisher;
+import dev.seckill.writer.observe.OrderLog;
 import dev.seckill.writer.observe.WriterMetrics;
 import dev.seckill.writer.store.OrderStore;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,6 +30,7 @@ public final class BatchHandler {
     private final OrderStore store;
     private final DeadLetterPublisher deadLetters;
     private final WriterMetrics metrics;
+    private final OrderLog orderLog = new OrderLog();
 
     public BatchHandler(OrderStore store, DeadLetterPublisher deadLetters, WriterMetrics metrics) {
         this.store = store;
@@ -51,6 +53,9 @@ public final class BatchHandler {
             }
         }
         BatchResult result = write(events);
+        if (!events.isEmpty()) {
+            orderLog.written(sources, events, result);
+        }
         for (Rejection rejection : result.rejections()) {
             letters.add(new DeadLetter(sources.get(rejection.index()), rejection.reason(), rejection.detail()));
         }
