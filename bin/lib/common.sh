@@ -20,13 +20,22 @@ find_jdk() {
   return 1
 }
 
+# Sets JAVA_HOME, JAVA and JAVA_FLAGS for a JDK 21+, or fails saying what to install.
 use_jdk() {
-  JAVA_HOME=$(find_jdk) || die "no JDK 21+ found: set JAVA_HOME or install one under /usr/lib/jvm (e.g. temurin-25-jdk)"
+  local jvms
+  jvms=$(ls "${SECKILL_JVM_DIR:-/usr/lib/jvm}" 2>/dev/null | tr '\n' ' ')
+  # One line, and what to install: Debian 12's apt has no JDK 21.
+  JAVA_HOME=$(find_jdk) || die "no JDK 21+ found (JAVA_HOME ${JAVA_HOME:-unset}; ${SECKILL_JVM_DIR:-/usr/lib/jvm}: ${jvms:-empty}): Debian 12's apt has none; install Eclipse Temurin 21 or 25 (Adoptium's apt repository, apt-get install temurin-25-jdk) or unpack any JDK 21+ and set JAVA_HOME to it"
   export JAVA_HOME
   JAVA="$JAVA_HOME/bin/java"
+  # JDK 23+ warns when Netty or lz4 call sun.misc.Unsafe; JDK 21 and 22 refuse the flag that silences it.
   JAVA_FLAGS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-  [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")" -ge 24 ] || JAVA_FLAGS=(--enable-native-access=ALL-UNNAMED)
+  [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")" -ge 23 ] || JAVA_FLAGS=(--enable-native-access=ALL-UNNAMED)
 }
+
+# Maven through the project's wrapper: the version .mvn/wrapper/maven-wrapper.properties names, fetched from Maven
+# Central into ~/.m2/wrapper on first use, so no system Maven is needed. Needs use_jdk first (JAVA_HOME).
+mvn_run() { "$HOME_DIR/mvnw" "$@"; }
 
 # The NAMEs of bin/stack.env's PROFILE_NAME keys (stack_keys LOCAL: EDGE_PORT, ..., DEMO_LOGIN). No setting of the
 # single stack is named CLUSTER_..., so TEST's keys are not mixed up with those of the profile TEST_CLUSTER.

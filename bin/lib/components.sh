@@ -126,15 +126,18 @@ db_stop() { stop_pid db TERM 60; }
 
 # ---------------------------------------------------------------- Kafka (KRaft, from Maven jars)
 kafka_lib() { echo "$CACHE/kafka-lib"; }
+# The marker holds the checksum of bin/kafka/pom.xml, so a new Kafka version there fetches its jars anew.
 kafka_fetch() {
-  [ -f "$(kafka_lib)/.complete" ] && return 0
+  local want
+  want=$(sha1sum "$HOME_DIR/bin/kafka/pom.xml" | cut -d' ' -f1)
+  [ "$(cat "$(kafka_lib)/.complete" 2>/dev/null)" = "$want" ] && return 0
   say "fetching the Kafka runtime jars through Maven"
   mkdir -p "$CACHE"
   rm -rf "$(kafka_lib)"
-  mvn -q -B -f "$HOME_DIR/bin/kafka/pom.xml" dependency:copy-dependencies -DincludeScope=runtime \
+  mvn_run -q -B -f "$HOME_DIR/bin/kafka/pom.xml" dependency:copy-dependencies -DincludeScope=runtime \
     -DoutputDirectory="$(kafka_lib)" > "$CACHE/kafka-fetch.log" 2>&1 \
     || die "failed to fetch the Kafka jars: see $CACHE/kafka-fetch.log"
-  touch "$(kafka_lib)/.complete"
+  echo "$want" > "$(kafka_lib)/.complete"
 }
 # The JVM of a broker and of the tools alike (logging into the node's directory), as the array KAFKA_JVM.
 kafka_jvm() {
