@@ -112,26 +112,37 @@ public final class ApiContract {
         String what = method + " " + path + " -> " + status;
         JsonNode op = operation(method, path);
         String key = Integer.toString(status);
-        JsonNode response = op == null ? null : resolve(op.path("responses").get(key));
-        if (response == null) {
-            response = resolve(doc.path("x-any-request").path("responses").get(key));
-        }
-        if (response == null) {
+        JsonNode own = op == null ? null : resolve(op.path("responses").get(key));
+        JsonNode any = resolve(doc.path("x-any-request").path("responses").get(key));
+        if (own == null && any == null) {
             fail(what, op == null ? "no operation of the document serves this path and method, and x-any-request has no "
                     + status : "status " + status + " is not in the operation's responses "
                     + op.path("responses").propertyNames() + " nor in x-any-request", body);
         }
-        checkHeaders(what, response, header, body);
-        checkContent(what, method, response, header, body);
+        String mismatch = own == null ? null : mismatch(method, own, header, body);
+        if (own == null || mismatch != null) {
+            // Any request may also get the answers of x-any-request (e.g. the public listener's 404 NOT_FOUND for
+            // an admin path, whose operation lives on the admin listener).
+            String other = any == null ? "x-any-request has no " + status : mismatch(method, any, header, body);
+            if (other != null) {
+                fail(what, mismatch != null ? mismatch : other, body);
+            }
+        }
     }
 
-    private void checkHeaders(String what, JsonNode response, Function<String, String> header, String body) {
+    /** Why the answer does not fit the response object, or null when it does. */
+    private String mismatch(String method, JsonNode response, Function<String, String> header, String body) {
+        String h = headerMismatch(response, header);
+        return h != null ? h : contentMismatch(method, response, header, body);
+    }
+
+    private String headerMismatch(JsonNode response, Function<String, String> header) {
         for (Map.Entry<String, JsonNode> h : response.path("headers").properties()) {
             JsonNode spec = resolve(h.getValue());
             String value = header.apply(h.getKey());
             if (value == null) {
                 if (spec.path("required").asBoolean(false)) {
-                    fail(what, "required header " + h.getKey() + " is missing", body);
+                    return "required header " + h.getKey() + " is missing";
                 }
                 continue;
             }
@@ -140,23 +151,20 @@ public final class ApiContract {
                 List<Error> errors = schema(schema).validate(JSON.writeValueAsString(StringNode.valueOf(value)),
                         InputFormat.JSON);
                 if (!errors.isEmpty()) {
-                    fail(what, "header " + h.getKey() + ": " + value + " does not match the document: " + errors, body);
+                    return "header " + h.getKey() + ": " + value + " does not match the document: " + errors;
                 }
             }
         }
+        return null;
     }
 
-    private void checkContent(String what, String method, JsonNode response, Function<String, String> header,
-                              String body) {
+    private String contentMismatch(String method, JsonNode response, Function<String, String> header, String body) {
         JsonNode content = response.get("content");
         if (content == null || content.isEmpty()) {
-            if (!body.isEmpty()) {
-                fail(what, "the document declares no body for this answer", body);
-            }
-            return;
+            return body.isEmpty() ? null : "the document declares no body for this answer";
         }
-        if (method.equalsIgnoreCase("HEAD")) {
-            return;
+        if (method.equalsIgnoreCase("HEAD") || body.isEmpty() && response.path("x-body-optional").asBoolean(false)) {
+            return null;
         }
         String type = header.apply("Content-Type");
         String media = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
@@ -168,21 +176,22 @@ public final class ApiContract {
             declared = content.get("*/*");
         }
         if (declared == null) {
-            fail(what, "Content-Type " + type + " is not one of " + content.propertyNames(), body);
+            return "Content-Type " + type + " is not one of " + content.propertyNames();
         }
         JsonNode schema = declared.get("schema");
         if (schema == null) {
-            return;
+            return null;
         }
         List<Error> errors = schema(schema).validate(body, InputFormat.JSON);
         if (!errors.isEmpty()) {
-            fail(what, "the body does not match the document's schema: " + errors, body);
+            return "the body does not match the document's schema: " + errors;
         }
         JsonNode codes = response.get("x-codes");
         String code = JSON.readTree(body).path("code").asString("");
         if (codes != null && !code.isEmpty() && !contains(codes, code)) {
-            fail(what, "code " + code + " is not one of this answer's x-codes " + codes, body);
+            return "code " + code + " is not one of this answer's x-codes " + codes;
         }
+        return null;
     }
 
     /** The operation for the method on the most specific template matching the path, or null. */
@@ -266,7 +275,31 @@ public final class ApiContract {
                 end = i;
             }
         }
-        return t.substring(0, end);
+        return withoutDotSegments(t.substring(0, end));
+    }
+
+    /**
+     * The path as the service resolves it: matrix parameters ({@code ;...}) cut from each segment, "." segments
+     * dropped, ".." removing the one before (RFC 3986, 5.2.4). The edge refuses all of these with 400 instead.
+     */
+    static String withoutDotSegments(String path) {
+        List<String> out = new ArrayList<>();
+        String[] parts = path.split("/", -1);
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i].split(";", 2)[0];
+            boolean last = i == parts.length - 1;
+            if (p.equals(".") || p.equals("..")) {
+                if (p.equals("..") && !out.isEmpty()) {
+                    out.removeLast();
+                }
+                if (last) {
+                    out.add("");
+                }
+            } else {
+                out.add(p);
+            }
+        }
+        return path.startsWith("/") ? "/" + String.join("/", out) : path;
     }
 
     private static List<String> segments(String path) {
