@@ -29,14 +29,16 @@ import java.util.function.Function;
  * operation found by method and path template must list the status (or the document's {@code x-any-request} must),
  * every required header must be there and every described header match its schema, the content type must be one the
  * response declares, a JSON body must match the response's schema (JSON Schema 2020-12, networknt), and its
- * {@code code} must be one of the response's {@code x-codes}. A mismatch fails the test with what differed, so the
- * document and the code cannot drift apart. Every test client calls {@link #check} on each answer it reads.
+ * {@code code} must be one of the response's {@code x-codes} (an empty body passes only where {@code x-body-optional}
+ * says so). The path is matched as the service resolves it (dot segments and matrix parameters removed). A mismatch
+ * fails the test with what differed, so the document and the code cannot drift apart. Every test client calls
+ * {@link #check} on each answer it reads.
  */
 public final class ApiContract {
 
     /** The document, relative to the repository root. */
     public static final String DOCUMENT = "helidon-app/src/main/resources/META-INF/openapi.yml";
-    /** Set to false to skip the check (a test stack's upstream stub answering what no contract describes). */
+    /** A system property; false skips every check (to see what a test does without the contract, never in CI). */
     public static final String ENABLED_PROPERTY = "seckill.contract.validate";
 
     /**
