@@ -1,16 +1,20 @@
 package dev.seckill.app;
 
 import io.helidon.config.Config;
+import io.helidon.openapi.OpenApiFeature;
+import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.spi.Observer;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Lays the route tables onto the server's two listeners: the default (public) one from {@code server.*}, and the
  * named {@value #ADMIN} one from {@code admin.*} (host 127.0.0.1 and port 8083 unless configured), which alone
- * carries the admin routes and the observe endpoints (health with details, metrics).
+ * carries the admin routes and the observe endpoints (health with details, metrics). Both serve the OpenAPI
+ * document at {@code /openapi}.
  */
 final class Listeners {
 
@@ -39,6 +43,12 @@ final class Listeners {
                         .sockets(List.of(ADMIN))
                         .observersDiscoverServices(false)
                         .observers(observers)
+                        .build())
+                // The API's contract (META-INF/openapi.yml, served as written) on both listeners: the public one
+                // because clients and the edge read it there, the admin one because it describes the admin routes.
+                .addFeature(OpenApiFeature.builder()
+                        .sockets(Set.of(WebServer.DEFAULT_SOCKET_NAME, ADMIN))
+                        .servicesDiscoverServices(false)
                         .build());
     }
 }

@@ -1,5 +1,7 @@
 package dev.seckill.app;
 
+import dev.seckill.testkit.ApiContract;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,12 +18,27 @@ final class RawHttp {
 
     /** Status code and body of one answer. */
     record Answer(int status, String head, String body) {
+
+        /** The first value of a header, any case, or null. */
+        String header(String name) {
+            String prefix = name.toLowerCase(java.util.Locale.ROOT) + ":";
+            return head.lines().skip(1).filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith(prefix))
+                    .map(l -> l.substring(prefix.length()).strip()).findFirst().orElse(null);
+        }
     }
 
     private RawHttp() {
     }
 
+    /** Sends the request and checks the answer against the OpenAPI document ({@link ApiContract}). */
     static Answer send(int port, String method, String target, String... headers) throws IOException {
+        Answer a = sendUnchecked(port, method, target, headers);
+        ApiContract.check(method, target, a.status(), a::header, a.body());
+        return a;
+    }
+
+    /** Sends the request; the answer is not checked (a route of a fake no contract describes). */
+    static Answer sendUnchecked(int port, String method, String target, String... headers) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
             s.setSoTimeout(5000);

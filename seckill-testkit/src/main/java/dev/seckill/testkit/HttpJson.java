@@ -11,7 +11,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-/** A small JSON-over-HTTP client for tests (java.net.http underneath). */
+/**
+ * A small JSON-over-HTTP client for tests (java.net.http underneath). Every answer it reads is checked against the
+ * OpenAPI document ({@link ApiContract}).
+ */
 public final class HttpJson {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,7 +47,9 @@ public final class HttpJson {
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
             HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(r.statusCode(), r.headers().map(), r.body());
+            Response response = new Response(r.statusCode(), r.headers().map(), r.body());
+            ApiContract.check(method, url, response.status(), response::header, response.body());
+            return response;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("failed to " + method + " " + url + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -1,5 +1,7 @@
 package dev.seckill.system.edge;
 
+import dev.seckill.testkit.ApiContract;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,10 +63,25 @@ public final class RawHttp {
             if (halfClose) {
                 s.shutdownOutput();
             }
-            return parse(readAll(s.getInputStream()));
+            Answer a = parse(readAll(s.getInputStream()));
+            checkContract(request, a);
+            return a;
         } catch (IOException e) {
             throw new UncheckedIOException("failed to exchange with 127.0.0.1:" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Checks the answer against the OpenAPI document ({@link ApiContract}), taking method and target from the
+     * request line (a line too malformed to have them matches no route: only the document's x-any-request answers).
+     */
+    private static void checkContract(byte[] request, Answer a) {
+        String text = new String(request, StandardCharsets.ISO_8859_1);
+        int eol = text.indexOf('\n');
+        String[] line = (eol < 0 ? text : text.substring(0, eol)).strip().split(" ");
+        String method = line.length > 1 ? line[0] : "";
+        String target = line.length > 1 ? line[1] : "";
+        ApiContract.check(method, target, a.status(), a::header, a.body());
     }
 
     private static String readAll(InputStream in) throws IOException {

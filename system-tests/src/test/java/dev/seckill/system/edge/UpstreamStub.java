@@ -2,6 +2,7 @@ package dev.seckill.system.edge;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.seckill.testkit.ApiContract;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -131,6 +132,8 @@ public final class UpstreamStub implements AutoCloseable {
                 return;
             }
             reply.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
+            // The stub's answers are scripted, not the service's: the contract check leaves them alone.
+            ex.getResponseHeaders().add(ApiContract.EXEMPT_HEADER, "upstream-stub");
             byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
             try (OutputStream out = ex.getResponseBody()) {
