@@ -108,6 +108,8 @@ cmd_bench() {
   fi
 
   bench_java "$RUN/report" ${args[@]+"${args[@]}"}
+  say "one order of the run, followed from the edge to its row (bin/seckill trace; also in $RUN/report/trace.txt):"
+  trace_a_written_order "$RUN/report/trace.txt"
 }
 
 # bench_java OUT ARG...: the bench (dev.seckill.bench.Bench) against the single stack this shell is configured for,

@@ -100,3 +100,19 @@ cmd_trace() {
   fi
   [ "$found" = 1 ] || die "nothing found for $id (the edge's purchase log is flushed once a second)"
 }
+
+# trace_a_written_order FILE: the trace of one order the stack wrote (its newest row), into FILE and onto stdout;
+# the bench's report ends with it, so every run shows one order followed from the edge to its row.
+trace_a_written_order() {
+  local file=$1 oid
+  oid=$(db_cli -N -B seckill -e "SELECT order_id FROM seckill_order ORDER BY written_at DESC, order_id DESC LIMIT 1" \
+    2> /dev/null) || { say "no order to trace: the database did not answer"; return 0; }
+  [ -n "$oid" ] || { say "no order to trace: no row was written"; return 0; }
+  # The edge flushes its purchase log once a second: ask again (a few times) until its step is there.
+  local out="" tries
+  for tries in 1 2 3 4 5 6; do
+    out=$( (cmd_trace "$oid") 2>&1) && grep -q '  edge ' <<< "$out" && break
+    sleep 0.5
+  done
+  printf '%s\n' "$out" | tee "$file"
+}
