@@ -190,7 +190,7 @@ public final class Bench {
     private static void summary(Report r, Path out) {
         FlashSaleNumbers n = r.flashSale();
         System.out.println(String.format(Locale.ROOT, "flash sale %d: %,d answers, %,.0f req/s, p50 %.2f ms, p99 %.2f ms, "
-                        + "max %.2f ms; sold out in %s s; edge share after sell-out %s; writer drained in %s s",
+                        + "max %.2f ms; sold out (last 202) at %s s; edge share after sell-out %s; writer drained in %s s",
                 n.saleId(), n.requests(), n.rps(), n.latency().p50(), n.latency().p99(), n.latency().max(),
                 n.sellOutAt() == null ? "-" : String.format(Locale.ROOT, "%.3f", n.sellOutAt()),
                 n.edgeShareAfterSellOut() == null ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * n.edgeShareAfterSellOut()),
