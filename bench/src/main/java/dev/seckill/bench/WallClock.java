@@ -1,0 +1,140 @@
+package dev.seckill.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the service's request threads spend their wall-clock time: thread dumps of the service every
+ * {@code every}, and in each the stack of every virtual thread (Helidon runs each connection, and the requests on it,
+ * on one). JFR cannot tell this: a virtual thread that parks on a future (a Redis script, a Kafka send) unmounts and
+ * leaves no park event. Each virtual thread of a dump is one sample: waiting (parked, blocked) or running (mounted,
+ * or ready and waiting for a carrier), in the part of the service its leaf-most non-JDK frame names.
+ */
+final class WallClock implements AutoCloseable {
+
+    static final String RUNNING = "running or ready";
+    static final String WAITING = "waiting";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Map<String, Double> parts = new HashMap<>();
+    private final Map<String, Double> sites = new HashMap<>();
+    private final FlameGraph flame = new FlameGraph("Request (virtual) threads over wall-clock time, from thread "
+            + "dumps, root at the top", "thread samples");
+    private final ServiceRecording service;
+    private final Path file;
+    private final Duration every;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private long samples;
+    private long dumps;
+    private String failure;
+
+    /** Dumps {@code service}'s threads into {@code file} every {@code every}, from now until closed. */
+    WallClock(ServiceRecording service, Path file, Duration every) {
+        this.service = service;
+        this.file = file;
+        this.every = every;
+        this.thread = service == null ? null : Thread.ofPlatform().daemon().name("bench-wall-clock").start(this::loop);
+    }
+
+    private void loop() {
+        while (running) {
+            long t = System.nanoTime();
+            try {
+                service.threadDump(file);
+                add(JSON.readTree(Files.readAllBytes(file)));
+            } catch (IOException e) {
+                synchronized (this) {
+                    failure = e.getMessage();
+                }
+            }
+            long sleep = every.toNanos() - (System.nanoTime() - t);
+            try {
+                Thread.sleep(Duration.ofNanos(Math.max(sleep, every.toNanos() / 4)));
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** One dump as Thread.dump_to_file -format=json writes it (JDK 21+; "virtual" and "state" since JDK 24). */
+    synchronized void add(JsonNode dump) {
+        dumps++;
+        for (JsonNode container : dump.path("threadDump").path("threadContainers")) {
+            for (JsonNode t : container.path("threads")) {
+                if (!t.path("virtual").asBoolean(false) || t.path("stack").isEmpty()) {
+                    continue;
+                }
+                List<String> classes = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (JsonNode frame : t.path("stack")) {
+                    String[] cm = classAndMethod(frame.asText());
+                    classes.add(cm[0]);
+                    names.add(ServiceProfile.shortName(cm[0]) + "." + cm[1]);
+                }
+                String state = "RUNNABLE".equals(t.path("state").asText()) ? RUNNING : WAITING;
+                samples++;
+                parts.merge(state + " · " + StackCategory.of(classes), 1.0, Double::sum);
+                sites.merge(state + " in " + names.get(StackCategory.firstOwnFrame(classes)), 1.0, Double::sum);
+                List<String> rootFirst = new ArrayList<>(names.reversed());
+                rootFirst.add("[" + state + "]");
+                flame.add(rootFirst, 1);
+            }
+        }
+    }
+
+    /** "java.base/java.util.concurrent.locks.LockSupport.park(LockSupport.java:221)": the class and the method. */
+    static String[] classAndMethod(String frame) {
+        String f = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;
+        f = f.substring(f.lastIndexOf('/') + 1);
+        int dot = f.lastIndexOf('.');
+        return dot < 0 ? new String[] {f, "?"} : new String[] {f.substring(0, dot), f.substring(dot + 1)};
+    }
+
+    synchronized long samples() {
+        return samples;
+    }
+
+    synchronized long dumps() {
+        return dumps;
+    }
+
+    synchronized Map<String, Double> parts() {
+        return new HashMap<>(parts);
+    }
+
+    synchronized Map<String, Double> sites() {
+        return new HashMap<>(sites);
+    }
+
+    synchronized String renderFlame() {
+        return flame.render();
+    }
+
+    /** The last dump that failed, or null. */
+    synchronized String failure() {
+        return failure;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
