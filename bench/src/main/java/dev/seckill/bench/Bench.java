@@ -143,12 +143,13 @@ public final class Bench {
     }
 
     /**
-     * The service's JFR recording and its wall-clock thread dumps (5 a second) from the ceilings to the end of the
+     * The service's JFR recording and its wall-clock thread dumps (2 a second: each costs the service
+     * CPU and allocation, which its profile shows apart) from the ceilings to the end of the
      * flood (--profile), or why there are none.
      */
     private record Profiling(ServiceRecording recording, WallClock wall, String failure) {
 
-        private static final Duration DUMP_EVERY = Duration.ofMillis(200);
+        private static final Duration DUMP_EVERY = Duration.ofMillis(500);
 
         static Profiling start(Stack stack, Path out) {
             long pid = stack.pid("service") > 0 ? stack.pid("service") : stack.pid("service-1");

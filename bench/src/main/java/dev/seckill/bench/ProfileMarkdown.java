@@ -42,16 +42,17 @@ final class ProfileMarkdown {
         line("|---|---|---|");
         shares(p.topFrames(), "%,.0f");
         line("");
-        line(f("Wall clock: %,d thread dumps of the service, %,d request (virtual) thread stacks in them. A thread "
-                + "waiting in Redisson or the Kafka producer is a purchase waiting for its script or its send; one "
-                + "waiting in Helidon on a socket read is a keep-alive connection idle until the client's next "
-                + "request (not latency).", p.threadDumps(), p.wallSamples()));
+        line(f("Wall clock: %,d thread dumps of the service; in them %,d connection threads at work (below) and %,d "
+                + "idle between requests (left out). A thread waiting in Redisson or the Kafka producer is a purchase "
+                + "waiting for its script or its send; \"running or ready\" is on a core or waiting for one. The dumps "
+                + "cost the service CPU and allocation of their own: the CPU and allocation tables show it as \"%s\".",
+                p.threadDumps(), p.wallSamples(), p.wallIdle(), StackCategory.PROFILER));
         line("");
-        line("| request threads: state · part (leaf-most non-JDK frame) | samples | share |");
+        line("| connection threads at work: state · part (leaf-most non-JDK frame) | samples | share |");
         line("|---|---|---|");
         shares(p.wall(), "%,.0f");
         line("");
-        line("| request threads: where (first non-JDK frame) | samples | share |");
+        line("| connection threads at work: where (first non-JDK frame) | samples | share |");
         line("|---|---|---|");
         shares(p.wallSites(), "%,.0f");
         line("");
@@ -61,7 +62,7 @@ final class ProfileMarkdown {
         line("");
         line("![CPU samples of the service, as an icicle graph](" + ServiceProfile.CPU_FLAME + ")");
         line("");
-        line("![the request threads over wall-clock time](" + ServiceProfile.WALL_FLAME + ")");
+        line("![the connection threads at work over wall-clock time](" + ServiceProfile.WALL_FLAME + ")");
     }
 
     private void shares(List<ServiceProfile.Share> rows, String valueFormat) {

@@ -24,10 +24,11 @@ import java.util.Map;
  * threads' wall-clock samples.
  *
  * @param seconds      how long the recording ran
- * @param wallSamples  virtual-thread stacks seen in {@code threadDumps} thread dumps
+ * @param wallSamples  busy connection threads seen in {@code threadDumps} thread dumps ({@code wallIdle} more were
+ *                     idle between requests)
  */
 record ServiceProfile(String tool, double seconds, long cpuSamples, List<Share> cpu, List<Share> topFrames,
-                      double allocatedMb, List<Share> allocation, long threadDumps, long wallSamples, List<Share> wall,
+                      double allocatedMb, List<Share> allocation, long threadDumps, long wallSamples, long wallIdle, List<Share> wall,
                       List<Share> wallSites, Gc gc) {
 
     static final String JFR_FILE = "service.jfr";
@@ -47,7 +48,7 @@ record ServiceProfile(String tool, double seconds, long cpuSamples, List<Share> 
 
     /** No profile, and why (the recording could not be started or read): the report says so. */
     static ServiceProfile failed(String why) {
-        return new ServiceProfile("not recorded: " + why, 0, 0, List.of(), List.of(), 0, List.of(), 0, 0, List.of(),
+        return new ServiceProfile("not recorded: " + why, 0, 0, List.of(), List.of(), 0, List.of(), 0, 0, 0, List.of(),
                 List.of(), new Gc(0, 0, 0));
     }
 
@@ -106,7 +107,7 @@ record ServiceProfile(String tool, double seconds, long cpuSamples, List<Share> 
         return new ServiceProfile("JFR (settings=profile) and thread dumps (Thread.dump_to_file)", Report.round(seconds),
                 samples, shares(cpu, samples, Integer.MAX_VALUE), shares(leaves, samples, TOP_FRAMES),
                 Report.round(allocMb), shares(alloc, allocMb, Integer.MAX_VALUE),
-                wall.dumps(), wall.samples(), shares(wall.parts(), wall.samples(), Integer.MAX_VALUE),
+                wall.dumps(), wall.samples(), wall.idle(), shares(wall.parts(), wall.samples(), Integer.MAX_VALUE),
                 shares(wall.sites(), wall.samples(), TOP_SITES),
                 new Gc(collections, Report.round(pauseMs), Report.round(longestMs)));
     }

@@ -3,39 +3,34 @@ package dev.seckill.bench;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
-import javax.management.JMException;
-import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
- * The service's JVM seen from the bench: a JFR recording and thread dumps, asked of it through its diagnostic
- * commands (what jcmd runs: JFR.start, JFR.dump, Thread.dump_to_file) over the JDK's attach API and the local JMX
- * agent it starts. No agent, nothing to download, no flag on the service, and one connection for the whole run: a
- * jcmd process per thread dump would cost the shared cores half a second of CPU each. JFR uses its "profile" settings.
+ * The service's JVM seen from the bench: a JFR recording and thread dumps, asked of it as jcmd asks (JFR.start,
+ * JFR.dump, Thread.dump_to_file) over one attach connection kept for the whole run: no agent, nothing to download,
+ * no flag on the service, and no jcmd process per thread dump (each would cost the shared cores half a second of
+ * CPU). The JDK's attach implementation runs diagnostic commands with executeJCmd, which its package exports only
+ * on request: the bench runs with --add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED (bin/lib/bench.sh). (The
+ * local JMX agent's DiagnosticCommand bean would need no flag, but its RMI filter rejects the String[] argument.)
+ * JFR uses its "profile" settings.
  */
 final class ServiceRecording implements AutoCloseable {
 
     static final String NAME = "seckill-bench";
-    private static final String[] STRINGS = {String[].class.getName()};
 
     private final VirtualMachine vm;
-    private final JMXConnector jmx;
-    private final MBeanServerConnection server;
-    private final ObjectName dcmd;
+    private final Method executeJCmd;
     private final long startedNanos;
 
-    private ServiceRecording(VirtualMachine vm, JMXConnector jmx) throws IOException, JMException {
+    private ServiceRecording(VirtualMachine vm, Method executeJCmd) {
         this.vm = vm;
-        this.jmx = jmx;
-        this.server = jmx.getMBeanServerConnection();
-        this.dcmd = new ObjectName("com.sun.management:type=DiagnosticCommand");
+        this.executeJCmd = executeJCmd;
         this.startedNanos = System.nanoTime();
     }
 
@@ -48,19 +43,18 @@ final class ServiceRecording implements AutoCloseable {
             throw new IOException("cannot attach to pid " + pid + ": " + e.getMessage(), e);
         }
         try {
-            JMXConnector jmx = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
-            ServiceRecording r = new ServiceRecording(vm, jmx);
-            r.command("jfrStart", "name=" + NAME, "settings=profile");
+            ServiceRecording r = new ServiceRecording(vm, vm.getClass().getMethod("executeJCmd", String.class));
+            r.command("JFR.start name=" + NAME + " settings=profile");
             return r;
-        } catch (IOException | JMException | RuntimeException e) {
+        } catch (NoSuchMethodException | IOException | RuntimeException e) {
             vm.detach();
-            throw new IOException("cannot start JFR in pid " + pid + ": " + e.getMessage(), e);
+            throw new IOException("cannot start JFR in pid " + pid + ": " + e, e);
         }
     }
 
-    /** Writes a thread dump, virtual threads included, as JSON (Thread.dump_to_file -format=json). */
+    /** Writes a thread dump, virtual threads included, as JSON. */
     void threadDump(Path file) throws IOException {
-        command("threadDumpToFile", "-format=json", "-overwrite", file.toAbsolutePath().toString());
+        command("Thread.dump_to_file -format=json -overwrite " + file.toAbsolutePath());
     }
 
     /** Dumps the recording into {@code file}, stops it, and says how long it ran (seconds). */
@@ -68,28 +62,32 @@ final class ServiceRecording implements AutoCloseable {
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.deleteIfExists(file);
-        command("jfrDump", "name=" + NAME, "filename=" + file.toAbsolutePath());
-        command("jfrStop", "name=" + NAME);
+        command("JFR.dump name=" + NAME + " filename=" + file.toAbsolutePath());
+        command("JFR.stop name=" + NAME);
         if (!Files.isRegularFile(file)) {
             throw new IOException("JFR.dump reported no error but wrote no " + file);
         }
         return seconds;
     }
 
-    private void command(String operation, String... args) throws IOException {
-        try {
-            server.invoke(dcmd, operation, new Object[] {args}, STRINGS);
-        } catch (JMException e) {
-            throw new IOException(operation + " " + List.of(args) + " failed: " + e.getMessage(), e);
+    private String command(String line) throws IOException {
+        String out;
+        try (InputStream in = (InputStream) executeJCmd.invoke(vm, line)) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IllegalAccessException e) {
+            throw new IOException("the bench needs --add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED", e);
+        } catch (InvocationTargetException e) {
+            throw new IOException(line + " failed: " + e.getCause(), e.getCause());
         }
+        // The command's own failure comes back as its output, not as an exception.
+        if (out.contains("Exception") || out.startsWith("Error")) {
+            throw new IOException(line + " failed: " + out.strip());
+        }
+        return out;
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            jmx.close();
-        } finally {
-            vm.detach();
-        }
+        vm.detach();
     }
 }

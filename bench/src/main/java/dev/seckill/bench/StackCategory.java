@@ -17,6 +17,8 @@ final class StackCategory {
     static final String JSON = "JSON";
     static final String IDENTITY = "identity (token check)";
     static final String SCHEDULER = "virtual-thread scheduling and hand-offs";
+    /** The bench's own observer: the thread dumps it asks for and JFR's threads (its cost, not the service's). */
+    static final String PROFILER = "the profiler itself (thread dumps, JFR)";
 
     /** Library package prefixes, most specific first (Helidon's JSON and metrics before Helidon itself). */
     private static final List<Map.Entry<String, String>> LIBRARIES = List.of(
@@ -39,6 +41,11 @@ final class StackCategory {
 
     /** @param classesLeafFirst the class of each frame, from the top of the stack down */
     static String of(List<String> classesLeafFirst) {
+        for (String c : classesLeafFirst) {
+            if (c.startsWith("jdk.internal.vm.ThreadDumper") || c.startsWith("jdk.jfr.") || c.startsWith("jdk.internal.jfr.")) {
+                return PROFILER;
+            }
+        }
         for (String c : classesLeafFirst) {
             for (Map.Entry<String, String> e : LIBRARIES) {
                 if (c.startsWith(e.getKey())) {

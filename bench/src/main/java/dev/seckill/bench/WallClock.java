@@ -16,8 +16,10 @@ import java.util.Map;
  * Where the service's request threads spend their wall-clock time: thread dumps of the service every
  * {@code every}, and in each the stack of every virtual thread (Helidon runs each connection, and the requests on it,
  * on one). JFR cannot tell this: a virtual thread that parks on a future (a Redis script, a Kafka send) unmounts and
- * leaves no park event. Each virtual thread of a dump is one sample: waiting (parked, blocked) or running (mounted,
- * or ready and waiting for a carrier), in the part of the service its leaf-most non-JDK frame names.
+ * leaves no park event. Each connection thread of a dump (a virtual thread with Helidon's web server on its stack)
+ * is one sample: waiting (parked, blocked) or running (mounted, or ready and waiting for a carrier), in the part of the
+ * service its leaf-most non-JDK frame names. A connection waiting with none of the service's own frames on its stack
+ * is idle between requests (a keep-alive connection from the edge): counted apart, it is not latency.
  */
 final class WallClock implements AutoCloseable {
 
@@ -35,6 +37,7 @@ final class WallClock implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private long samples;
+    private long idle;
     private long dumps;
     private String failure;
 
@@ -66,9 +69,33 @@ final class WallClock implements AutoCloseable {
         }
     }
 
+    /** A virtual thread of a dump: its state, and each frame's class and short name, leaf first. */
+    record DumpedThread(String state, List<String> classes, List<String> names) {
+    }
+
     /** One dump as Thread.dump_to_file -format=json writes it (JDK 21+; "virtual" and "state" since JDK 24). */
     synchronized void add(JsonNode dump) {
         dumps++;
+        for (DumpedThread t : virtualThreads(dump)) {
+            if (t.classes.stream().noneMatch(c -> c.startsWith("io.helidon.webserver."))) {
+                continue;
+            }
+            String state = "RUNNABLE".equals(t.state) ? RUNNING : WAITING;
+            if (state.equals(WAITING) && t.classes.stream().noneMatch(c -> c.startsWith("dev.seckill."))) {
+                idle++;
+                continue;
+            }
+            samples++;
+            parts.merge(state + " · " + StackCategory.of(t.classes), 1.0, Double::sum);
+            sites.merge(state + " in " + t.names.get(StackCategory.firstOwnFrame(t.classes)), 1.0, Double::sum);
+            List<String> rootFirst = new ArrayList<>(t.names.reversed());
+            rootFirst.add("[" + state + "]");
+            flame.add(rootFirst, 1);
+        }
+    }
+
+    static List<DumpedThread> virtualThreads(JsonNode dump) {
+        List<DumpedThread> out = new ArrayList<>();
         for (JsonNode container : dump.path("threadDump").path("threadContainers")) {
             for (JsonNode t : container.path("threads")) {
                 if (!t.path("virtual").asBoolean(false) || t.path("stack").isEmpty()) {
@@ -81,15 +108,10 @@ final class WallClock implements AutoCloseable {
                     classes.add(cm[0]);
                     names.add(ServiceProfile.shortName(cm[0]) + "." + cm[1]);
                 }
-                String state = "RUNNABLE".equals(t.path("state").asText()) ? RUNNING : WAITING;
-                samples++;
-                parts.merge(state + " · " + StackCategory.of(classes), 1.0, Double::sum);
-                sites.merge(state + " in " + names.get(StackCategory.firstOwnFrame(classes)), 1.0, Double::sum);
-                List<String> rootFirst = new ArrayList<>(names.reversed());
-                rootFirst.add("[" + state + "]");
-                flame.add(rootFirst, 1);
+                out.add(new DumpedThread(t.path("state").asText(), classes, names));
             }
         }
+        return out;
     }
 
     /** "java.base/java.util.concurrent.locks.LockSupport.park(LockSupport.java:221)": the class and the method. */
@@ -102,6 +124,11 @@ final class WallClock implements AutoCloseable {
 
     synchronized long samples() {
         return samples;
+    }
+
+    /** Connection threads idle between requests, left out of {@link #samples()}. */
+    synchronized long idle() {
+        return idle;
     }
 
     synchronized long dumps() {

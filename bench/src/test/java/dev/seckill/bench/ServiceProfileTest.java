@@ -11,6 +11,8 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,15 +41,46 @@ class ServiceProfileTest {
             release.countDown();
             request.join();
         }
-        WallClock wall = new WallClock(null, dump, Duration.ofSeconds(1));
 
-        wall.add(new ObjectMapper().readTree(Files.readAllBytes(dump)));
+        List<WallClock.DumpedThread> threads = WallClock.virtualThreads(new ObjectMapper().readTree(Files.readAllBytes(dump)));
 
-        assertEquals(1, wall.dumps());
-        assertTrue(wall.parts().getOrDefault(WallClock.WAITING + " · seckill bench", 0.0) >= 1, wall.parts().toString());
-        assertTrue(wall.sites().containsKey(WallClock.WAITING + " in d.s.b.ServiceProfileTest.waitForRedis"),
-                wall.sites().toString());
-        assertTrue(wall.renderFlame().contains("ServiceProfileTest.waitForRedis"));
+        WallClock.DumpedThread t = threads.stream().filter(d -> d.classes().contains(getClass().getName()))
+                .findFirst().orElseThrow(() -> new AssertionError("the parked virtual thread is not in " + threads));
+        assertEquals("WAITING", t.state());
+        assertEquals("d.s.b.ServiceProfileTest.waitForRedis", t.names().get(StackCategory.firstOwnFrame(t.classes())));
+    }
+
+    @Test
+    void connectionsAtWorkAreSampledByPartAndIdleOnesCountedApart() throws Exception {
+        String dump = """
+                {"threadDump": {"threadContainers": [{"container": "<root>", "threads": [
+                  {"tid": "1", "virtual": true, "state": "WAITING", "stack": [
+                    "java.base/java.util.concurrent.locks.LockSupport.park(LockSupport.java:221)",
+                    "org.redisson.command.CommandAsyncService.get(CommandAsyncService.java:9)",
+                    "dev.seckill.purchase.Purchases.buy(Purchases.java:1)",
+                    "io.helidon.webserver.http1.Http1Connection.handle(Http1Connection.java:1)"]},
+                  {"tid": "2", "virtual": true, "state": "RUNNABLE", "stack": [
+                    "org.apache.kafka.clients.producer.KafkaProducer.send(KafkaProducer.java:1)",
+                    "dev.seckill.purchase.Purchases.buy(Purchases.java:1)",
+                    "io.helidon.webserver.http1.Http1Connection.handle(Http1Connection.java:1)"]},
+                  {"tid": "3", "virtual": true, "state": "WAITING", "stack": [
+                    "java.base/sun.nio.ch.NioSocketImpl.park(NioSocketImpl.java:1)",
+                    "io.helidon.common.socket.NioSocket.get(NioSocket.java:1)",
+                    "io.helidon.webserver.http1.Http1Connection.handle(Http1Connection.java:1)"]},
+                  {"tid": "4", "virtual": true, "state": "TIMED_WAITING", "stack": [
+                    "java.base/java.lang.Thread.sleep(Thread.java:1)",
+                    "dev.seckill.expiry.ExpiryRunner.run(ExpiryRunner.java:1)"]},
+                  {"tid": "5", "name": "main", "state": "RUNNABLE", "stack": [
+                    "dev.seckill.app.Main.main(Main.java:1)", "io.helidon.webserver.X.y(X.java:1)"]}]}]}}""";
+        WallClock wall = new WallClock(null, Path.of("unused"), Duration.ofSeconds(1));
+
+        wall.add(new ObjectMapper().readTree(dump));
+
+        assertEquals(2, wall.samples(), "the two connections at work; not the runner, not a platform thread");
+        assertEquals(1, wall.idle());
+        assertEquals(Map.of(WallClock.WAITING + " · " + StackCategory.REDISSON, 1.0,
+                WallClock.RUNNING + " · " + StackCategory.KAFKA, 1.0), wall.parts());
+        assertTrue(wall.sites().containsKey(WallClock.WAITING + " in o.r.c.CommandAsyncService.get"), wall.sites().toString());
     }
 
     @Test

@@ -28,6 +28,8 @@ class StackCategoryTest {
                 "java.util.concurrent.ForkJoinPool")));
         assertEquals("JDK sockets (NIO)", StackCategory.of(List.of("sun.nio.ch.SocketDispatcher", "java.lang.Thread")));
         assertEquals("JDK (other)", StackCategory.of(List.of("java.lang.Thread")));
+        assertEquals(StackCategory.PROFILER, StackCategory.of(List.of("java.lang.String",
+                "jdk.internal.vm.ThreadDumper$JsonWriter", "io.helidon.webserver.X")), "the bench's dumps are its own cost");
         assertEquals(2, StackCategory.firstOwnFrame(List.of("jdk.internal.misc.Unsafe",
                 "java.util.concurrent.locks.LockSupport", "org.redisson.RedissonObject")));
     }
