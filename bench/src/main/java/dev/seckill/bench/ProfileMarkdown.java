@@ -44,9 +44,9 @@ final class ProfileMarkdown {
         line("");
         line(f("Wall clock: %,d thread dumps of the service; in them %,d connection threads at work (below) and %,d "
                 + "idle between requests (left out). A thread waiting in Redisson or the Kafka producer is a purchase "
-                + "waiting for its script or its send; \"running or ready\" is on a core or waiting for one. The dumps "
+                + "waiting for its script or its send; \"%s\" had its answer but no free core (the hand-off back to the request). The dumps "
                 + "cost the service CPU and allocation of their own: the CPU and allocation tables show it as \"%s\".",
-                p.threadDumps(), p.wallSamples(), p.wallIdle(), StackCategory.PROFILER));
+                p.threadDumps(), p.wallSamples(), p.wallIdle(), WallClock.READY, StackCategory.PROFILER));
         line("");
         line("| connection threads at work: state · part (leaf-most non-JDK frame) | samples | share |");
         line("|---|---|---|");

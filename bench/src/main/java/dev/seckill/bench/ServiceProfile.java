@@ -115,7 +115,7 @@ record ServiceProfile(String tool, double seconds, long cpuSamples, List<Share> 
     /** The largest {@code limit} entries, largest first, with their share of {@code total}. */
     static List<Share> shares(Map<String, Double> m, double total, int limit) {
         List<Share> out = new ArrayList<>();
-        m.forEach((k, v) -> out.add(new Share(k, Report.round(v), total > 0 ? Report.round(v / total) : 0)));
+        m.forEach((k, v) -> out.add(new Share(k, Report.round(v), total > 0 ? Math.round(v / total * 10_000) / 10_000.0 : 0)));
         out.sort(Comparator.comparingDouble(Share::value).reversed().thenComparing(Share::name));
         return Collections.unmodifiableList(out.subList(0, Math.min(limit, out.size())));
     }

@@ -17,13 +17,16 @@ import java.util.Map;
  * {@code every}, and in each the stack of every virtual thread (Helidon runs each connection, and the requests on it,
  * on one). JFR cannot tell this: a virtual thread that parks on a future (a Redis script, a Kafka send) unmounts and
  * leaves no park event. Each connection thread of a dump (a virtual thread with Helidon's web server on its stack)
- * is one sample: waiting (parked, blocked) or running (mounted, or ready and waiting for a carrier), in the part of the
+ * is one sample: waiting (parked, blocked), ready (woken, its stack still in the park, but no carrier free to run it:
+ * the hand-off to a core) or running (mounted, or runnable elsewhere), in the part of the
  * service its leaf-most non-JDK frame names. A connection waiting with none of the service's own frames on its stack
  * is idle between requests (a keep-alive connection from the edge): counted apart, it is not latency.
  */
 final class WallClock implements AutoCloseable {
 
     static final String RUNNING = "running or ready";
+    /** Unparked (its answer is in) but not yet mounted: waiting for a free carrier, a core. */
+    static final String READY = "ready: woken, waiting for a carrier";
     static final String WAITING = "waiting";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -80,7 +83,8 @@ final class WallClock implements AutoCloseable {
             if (t.classes.stream().noneMatch(c -> c.startsWith("io.helidon.webserver."))) {
                 continue;
             }
-            String state = "RUNNABLE".equals(t.state) ? RUNNING : WAITING;
+            String state = !"RUNNABLE".equals(t.state) ? WAITING
+                    : t.classes.get(0).equals("java.lang.VirtualThread") ? READY : RUNNING;
             if (state.equals(WAITING) && t.classes.stream().noneMatch(c -> c.startsWith("dev.seckill."))) {
                 idle++;
                 continue;

@@ -63,6 +63,11 @@ class ServiceProfileTest {
                     "org.apache.kafka.clients.producer.KafkaProducer.send(KafkaProducer.java:1)",
                     "dev.seckill.purchase.Purchases.buy(Purchases.java:1)",
                     "io.helidon.webserver.http1.Http1Connection.handle(Http1Connection.java:1)"]},
+                  {"tid": "6", "virtual": true, "state": "RUNNABLE", "stack": [
+                    "java.base/java.lang.VirtualThread.park(VirtualThread.java:1)",
+                    "org.redisson.command.CommandAsyncService.get(CommandAsyncService.java:9)",
+                    "dev.seckill.purchase.Purchases.buy(Purchases.java:1)",
+                    "io.helidon.webserver.http1.Http1Connection.handle(Http1Connection.java:1)"]},
                   {"tid": "3", "virtual": true, "state": "WAITING", "stack": [
                     "java.base/sun.nio.ch.NioSocketImpl.park(NioSocketImpl.java:1)",
                     "io.helidon.common.socket.NioSocket.get(NioSocket.java:1)",
@@ -76,10 +81,11 @@ class ServiceProfileTest {
 
         wall.add(new ObjectMapper().readTree(dump));
 
-        assertEquals(2, wall.samples(), "the two connections at work; not the runner, not a platform thread");
+        assertEquals(3, wall.samples(), "the three connections at work; not the runner, not a platform thread");
         assertEquals(1, wall.idle());
         assertEquals(Map.of(WallClock.WAITING + " · " + StackCategory.REDISSON, 1.0,
-                WallClock.RUNNING + " · " + StackCategory.KAFKA, 1.0), wall.parts());
+                WallClock.RUNNING + " · " + StackCategory.KAFKA, 1.0, WallClock.READY + " · " + StackCategory.REDISSON, 1.0),
+                wall.parts());
         assertTrue(wall.sites().containsKey(WallClock.WAITING + " in o.r.c.CommandAsyncService.get"), wall.sites().toString());
     }
 
