@@ -59,12 +59,13 @@ public final class Bench {
         Machine machine = Machine.now();
         Admin admin = new Admin(stack);
         RedissonClient redis = StackRedis.connect(stack);
+        Profiling profiling = null;
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250));
              Connection db = stack.db()) {
             say("minting " + o.users() + " user tokens");
             Users users = new Users(stack.tokenSecret(), o.firstUser(), o.users());
             Path out = o.out().toAbsolutePath();
-            Profiling profiling = o.profile() ? Profiling.start(stack, out) : null;
+            profiling = o.profile() ? Profiling.start(stack, out) : null;
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
             FlashSale.Result sale;
             Report.Payments payments = null;
@@ -138,6 +139,9 @@ public final class Bench {
             return new Outcome(hold, raw, payments == null ? 0 : payments.sale().returned(),
                     payments == null ? 0 : payments.sale().resold(), out.resolve("report.md"));
         } finally {
+            if (profiling != null) {
+                profiling.close();
+            }
             redis.shutdown();
         }
     }
@@ -147,7 +151,7 @@ public final class Bench {
      * CPU and allocation, which its profile shows apart) from the ceilings to the end of the
      * flood (--profile), or why there are none.
      */
-    private record Profiling(ServiceRecording recording, WallClock wall, String failure) {
+    private record Profiling(ServiceRecording recording, WallClock wall, String failure) implements AutoCloseable {
 
         private static final Duration DUMP_EVERY = Duration.ofMillis(500);
 
@@ -170,7 +174,7 @@ public final class Bench {
                 return ServiceProfile.failed(failure);
             }
             wall.close();
-            try (recording) {
+            try {
                 Path jfr = out.resolve(ServiceProfile.JFR_FILE);
                 double seconds = recording.stop(jfr);
                 Files.deleteIfExists(out.resolve("threads.json"));
@@ -180,6 +184,20 @@ public final class Bench {
             } catch (IOException e) {
                 say("--profile: " + e.getMessage());
                 return ServiceProfile.failed(e.getMessage());
+            }
+        }
+
+        /** Stops what is still running (after a failure: the service must not record on) and detaches. */
+        @Override
+        public void close() {
+            if (recording == null) {
+                return;
+            }
+            wall.close();
+            try {
+                recording.close();
+            } catch (IOException e) {
+                say("--profile: could not stop the service's recording: " + e.getMessage());
             }
         }
     }

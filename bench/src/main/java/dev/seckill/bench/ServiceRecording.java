@@ -27,6 +27,8 @@ final class ServiceRecording implements AutoCloseable {
     private final VirtualMachine vm;
     private final Method executeJCmd;
     private final long startedNanos;
+    private boolean stopped;
+    private boolean detached;
 
     private ServiceRecording(VirtualMachine vm, Method executeJCmd) {
         this.vm = vm;
@@ -64,6 +66,7 @@ final class ServiceRecording implements AutoCloseable {
         Files.deleteIfExists(file);
         command("JFR.dump name=" + NAME + " filename=" + file.toAbsolutePath());
         command("JFR.stop name=" + NAME);
+        stopped = true;
         if (!Files.isRegularFile(file)) {
             throw new IOException("JFR.dump reported no error but wrote no " + file);
         }
@@ -86,8 +89,19 @@ final class ServiceRecording implements AutoCloseable {
         return out;
     }
 
+    /** Detaches; a recording not stopped yet (the bench failed on the way) is stopped first, unsaved. */
     @Override
     public void close() throws IOException {
-        vm.detach();
+        if (detached) {
+            return;
+        }
+        try {
+            if (!stopped) {
+                command("JFR.stop name=" + NAME);
+            }
+        } finally {
+            detached = true;
+            vm.detach();
+        }
     }
 }
