@@ -13,7 +13,7 @@
 BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
                      [--flood-levels N,N...|none] [--flood-seconds S]
-                     [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection]"
+                     [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection] [--profile]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -77,7 +77,7 @@ cmd_bench() {
     case $1 in
       --reuse) reuse=true ;;
       --keep) keep=true ;;
-      --no-ceilings | --protection) args+=("$1") ;;
+      --no-ceilings | --protection | --profile) args+=("$1") ;;
       --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
         | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
@@ -126,9 +126,11 @@ bench_java() {
   bench_main dev.seckill.bench.Bench --out "$out" "$@"
 }
 
-# bench_main CLASS ARG...: one main of the bench jar.
+# bench_main CLASS ARG...: one main of the bench jar. The export lets --profile run diagnostic commands in the
+# service over the attach API (ServiceRecording).
 bench_main() {
-  "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m -XX:+UseSerialGC -cp "$(bench_jar)" "$@"
+  "$JAVA" "${JAVA_FLAGS[@]}" --add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED -Xms64m -Xmx768m \
+    -XX:+UseSerialGC -cp "$(bench_jar)" "$@"
 }
 
 # ---------------------------------------------------------------- bin/seckill bench --cluster

@@ -16,18 +16,21 @@ import java.util.Set;
  * Payment behaviour (issue 14; off while {@code payRatio} < 0): the sale's winners have {@code payWindow} to pay, a
  * share {@code payRatio} of them pays and the rest lets the window lapse, and {@code expiryOrders} > 0 measures a
  * running sale while that many unpaid orders of another sale expire at once. {@code protection} (issue 15) adds what
- * protected sales cost and how they spread the first seconds of a sale ({@link ProtectionBench}).
+ * protected sales cost and how they spread the first seconds of a sale ({@link ProtectionBench}). {@code profile}
+ * (issue 17) records the service's JVM with JFR from the ceilings to the end of the flood and adds where its time
+ * went ({@link ServiceProfile}).
  */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
                            Duration floodTime, double payRatio, Duration payWindow, int expiryOrders,
-                           boolean protection) {
+                           boolean protection, boolean profile) {
 
     public static final String USAGE = """
             options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
                      --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
                      --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)
-                     --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off) --protection""";
+                     --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off) --protection
+                     --profile (JFR of the service: where its time goes)""";
 
     private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
             "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds",
@@ -36,7 +39,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
     public static BenchOptions defaults() {
         return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
                 Duration.ofSeconds(5), 3, 1, List.of(1000, 5000, 20_000), Duration.ofSeconds(10),
-                -1, Duration.ofSeconds(900), 0, false);
+                -1, Duration.ofSeconds(900), 0, false, false);
     }
 
     /** True when winners pay (or let the window lapse) and returned units are offered again. */
@@ -48,12 +51,15 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         Map<String, String> v = new HashMap<>();
         boolean ceilings = true;
         boolean protection = false;
+        boolean profile = false;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--no-ceilings")) {
                 ceilings = false;
             } else if (name.equals("--protection")) {
                 protection = true;
+            } else if (name.equals("--profile")) {
+                profile = true;
             } else if (!NAMES.contains(name)) {
                 throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
             } else if (i + 1 >= args.length) {
@@ -73,20 +79,20 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 Duration.ofSeconds(positive(v, "--flood-seconds", (int) d.floodTime.toSeconds())),
                 ratio(v, "--pay-ratio", d.payRatio),
                 Duration.ofSeconds(positive(v, "--pay-window", (int) d.payWindow.toSeconds())),
-                positive(v, "--expiry-orders", d.expiryOrders), protection);
+                positive(v, "--expiry-orders", d.expiryOrders), protection, profile);
     }
 
     /** The same run with other sizes: what tests call. Tests size their own load, so there is no flood. */
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders, protection);
+                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders, protection, profile);
     }
 
     /** The same run with payment behaviour: what tests call. */
     public BenchOptions paying(double ratio, Duration window, int expiring) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, floodLevels, floodTime, ratio, window, expiring, protection);
+                firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile);
     }
 
     private static double ratio(Map<String, String> values, String name, double def) {

@@ -9,6 +9,8 @@ import java.util.Map;
 final class Charts {
 
     private static final int SHOWN_OUTCOMES = 6;
+    private static final long MIN_CPU_STEP_NANOS = 200_000_000L;
+    private static final int CPU_POINTS = 150;
 
     private final Timeline t;
     private final List<Sampler.Sample> samples;
@@ -76,9 +78,9 @@ final class Charts {
     /** Cores used over the bench, stacked: each component, the bench itself, every other process. */
     String cpu() {
         List<Sampler.Sample> ss = new ArrayList<>();
+        long step = cpuStepNanos(samples);
         for (Sampler.Sample s : samples) {
-            // One point per second at most: CPU ticks are too coarse for 100 ms windows.
-            if (ss.isEmpty() || s.nanos() - ss.get(ss.size() - 1).nanos() >= 1_000_000_000L) {
+            if (ss.isEmpty() || s.nanos() - ss.get(ss.size() - 1).nanos() >= step) {
                 ss.add(s);
             }
         }
@@ -92,7 +94,7 @@ final class Charts {
             x[i - 1] = (ss.get(i).nanos() - first) / 1e9;
             cores.add(Report.cores(ss.get(i - 1), ss.get(i)));
         }
-        Svg svg = new Svg("Where the CPU went (cores; the machine has " + Runtime.getRuntime().availableProcessors() + ")",
+        Svg svg = new Svg("Where the CPU went (cores; the machine has " + Sampler.MACHINE_CORES + ")",
                 "seconds since the bench started", "cores", x).stacked();
         for (String k : cores.get(0).keySet()) {
             if (!k.equals("idle")) {
@@ -103,12 +105,29 @@ final class Charts {
         return svg.render();
     }
 
+    /**
+     * The span of one CPU point: CPU ticks are 1/100 s, so a point spans at least {@link #MIN_CPU_STEP_NANOS}; a
+     * longer bench gets longer points, at most {@link #CPU_POINTS} of them. A short run (a quick sale of under a
+     * second) thus still draws several points, where a fixed second drew none.
+     */
+    static long cpuStepNanos(List<Sampler.Sample> samples) {
+        if (samples.size() < 2) {
+            return MIN_CPU_STEP_NANOS;
+        }
+        long span = samples.get(samples.size() - 1).nanos() - samples.get(0).nanos();
+        return Math.max(MIN_CPU_STEP_NANOS, span / CPU_POINTS);
+    }
+
+    /** The flash sale's moments, in seconds since the first click (the throughput and latency charts' x). */
     private Svg marked(Svg svg) {
+        if (numbers.firstSoldOutAt() != null) {
+            svg.marker("first SOLD_OUT", numbers.firstSoldOutAt());
+        }
         if (numbers.sellOutAt() != null) {
-            svg.marker("sold out", numbers.sellOutAt());
-            if (numbers.drainSeconds() != null) {
-                svg.marker("writer drained", numbers.sellOutAt() + numbers.drainSeconds());
-            }
+            svg.marker("last 202", numbers.sellOutAt());
+        }
+        if (numbers.drainedAt() != null) {
+            svg.marker("writer drained", numbers.drainedAt());
         }
         return svg;
     }

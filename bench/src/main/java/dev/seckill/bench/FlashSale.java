@@ -46,6 +46,8 @@ final class FlashSale {
                     payers == null ? crowd : new PayingCrowd(crowd, payers), t0 + o.duration().toNanos(),
                     Duration.ofSeconds(30));
             long end = System.nanoTime();
+            // The sale's CPU window ends on a sample (mark() began it on one).
+            sampler.sampleNow();
             Map<String, Double> after = admin.edgeMetrics();
             List<Attempt> attempts = crowd.attempts();
             long accepted = attempts.stream().filter(Attempt::accepted).count();
@@ -54,7 +56,7 @@ final class FlashSale {
             Admin.SaleStats stats = admin.awaitDrained(sale, accepted, Duration.ofSeconds(120));
             long drainedAt = stats == null ? -1 : System.nanoTime();
             // The sampler may have seen the drain earlier, while the crowd was still clicking.
-            for (Sampler.Sample s : sampler.samples()) {
+            for (Sampler.SaleSample s : sampler.saleSamples()) {
                 if (s.saleId() == sale && s.stats() != null && s.stats().drained(accepted) && s.nanos() >= t0) {
                     drainedAt = drainedAt < 0 ? s.nanos() : Math.min(drainedAt, s.nanos());
                     break;

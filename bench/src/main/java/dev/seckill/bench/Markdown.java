@@ -39,6 +39,9 @@ final class Markdown {
         ceilings();
         memory();
         cpu();
+        if (r.profile() != null) {
+            s.append(ProfileMarkdown.render(r.profile()));
+        }
         return s.toString();
     }
 
@@ -122,7 +125,8 @@ final class Markdown {
                 l.p99(), l.max()));
         if (n.sellOutAt() != null) {
             Measured.Latency b = n.latencyUntilSellOut();
-            line(f("| time to sell out | **%.3f s** (first SOLD_OUT answer at %s s) |", n.sellOutAt(),
+            line(f("| time to sell out | **%.3f s**: the last 202 reached its buyer (the stock had run out in Redis by "
+                    + "%s s, the first SOLD_OUT answer) |", n.sellOutAt(),
                     n.firstSoldOutAt() == null ? "-" : f("%.3f", n.firstSoldOutAt())));
             line(f("| clicks sent before the sell-out | %,d (%,.0f req/s) · p50 %.2f ms · p99 %.2f ms |",
                     n.requestsUntilSellOut(), n.rpsUntilSellOut(), b.p50(), b.p99()));
@@ -141,7 +145,8 @@ final class Markdown {
         line(f("| accepted (202) / distinct winners | %,d / %,d of %,d units |", n.accepted(), n.winners(), n.stock()));
         line(f("| refused by the edge's per-IP limit (429) | %,d |", n.edgeRateLimited()));
         line(f("| writer drain time | %s |", n.drainSeconds() == null ? "**did not drain within 120 s**"
-                : f("**%.2f s** from the sell-out until every accepted order was in MySQL and the lag 0", n.drainSeconds())));
+                : f("**%.2f s** from the last 202 until every accepted order was in MySQL and the lag 0 (at %.2f s)",
+                        n.drainSeconds(), n.drainedAt())));
         line("");
         line("| outcome | answers | share |");
         line("|---|---|---|");

@@ -53,15 +53,16 @@ final class RedisCeiling {
             // The bucket key of a random user: Keys' own key with redis-benchmark's placeholder for the user id.
             String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
             Measured random = benchmark(port, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
-                    List.of("-r", "1000000000", "EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
-                            Keys.meta(TEST_SALE), users, "__rand_int__", "__rand_int__", Long.toString(now), "1", "3"));
+                    List.of("-r", "1000000000", "EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
+                            Keys.meta(TEST_SALE), users, Keys.unsent(TEST_SALE), "__rand_int__", "__rand_int__",
+                            Long.toString(now), "1", "3"));
             Measured one = benchmark(port, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
-                    List.of("EVALSHA", sha, "4", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
-                            Keys.bucket(TEST_SALE, 1), "1", "77", Long.toString(now), "1", "3"));
+                    List.of("EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
+                            Keys.bucket(TEST_SALE, 1), Keys.unsent(TEST_SALE), "1", "77", Long.toString(now), "1", "3"));
             return List.of(random, one);
         } finally {
             redis.getKeys().delete(Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
-                    Keys.bucket(TEST_SALE, 1));
+                    Keys.bucket(TEST_SALE, 1), Keys.unsent(TEST_SALE));
         }
     }
 

@@ -20,7 +20,7 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<FloodLevels.Level> floods,
               Map<String, Object> ceilings,
               List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
-              @JsonIgnore Ceilings.Result ceilingResult, Payments payments) {
+              @JsonIgnore Ceilings.Result ceilingResult, Payments payments, ServiceProfile profile) {
 
     /**
      * The payment behaviour of issue 14, when the run had one: the waves of the flash sale (units returned by lapsed
@@ -114,17 +114,24 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
         return out;
     }
 
-    /** CPU use between the first sample at or after {@code from} and the last one at or before {@code to}. */
+    /**
+     * CPU use over a window: from the last sample at or before {@code from} to the first one at or after {@code to}
+     * (the nearest ones inside when the samples do not reach that far), so the window covers the whole phase however
+     * sparse the samples were; {@code seconds} is the span actually measured.
+     */
     static Cpu cpu(String window, List<Sampler.Sample> samples, long from, long to) {
         Sampler.Sample a = null;
         Sampler.Sample b = null;
         for (Sampler.Sample s : samples) {
-            if (a == null && s.nanos() >= from) {
+            if (a == null || s.nanos() <= from) {
                 a = s;
             }
-            if (s.nanos() <= to) {
+            if (b == null && s.nanos() >= to) {
                 b = s;
             }
+        }
+        if (b == null && !samples.isEmpty()) {
+            b = samples.get(samples.size() - 1);
         }
         Map<String, Double> cores = new LinkedHashMap<>();
         if (a == null || b == null || b.nanos() <= a.nanos()) {
@@ -133,22 +140,31 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
         return new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
     }
 
-    /** Cores used by each part between two samples (CPU ticks are 1/100 s). */
+    /**
+     * Cores used by each part between two samples. The ticks are measured against the machine's own tick count over
+     * the window (every CPU's busy and idle ticks), so the parts, "others" and "idle" add up to the machine's cores
+     * ({@link Sampler#MACHINE_CORES}) whatever the window's length; the wall clock is the fallback when /proc/stat
+     * gave nothing.
+     */
     static Map<String, Double> cores(Sampler.Sample a, Sampler.Sample b) {
-        double ticks = (b.nanos() - a.nanos()) / 1e9 * 100;
+        int machineCores = Sampler.MACHINE_CORES;
+        long all = b.cpuTicks().getOrDefault(Sampler.MACHINE_ALL, 0L) - a.cpuTicks().getOrDefault(Sampler.MACHINE_ALL, 0L);
+        double ticksPerCore = all > 0 ? (double) all / machineCores : (b.nanos() - a.nanos()) / 1e9 * 100;
         Map<String, Double> cores = new LinkedHashMap<>();
         double accounted = 0;
         for (String k : a.cpuTicks().keySet()) {
-            if (k.equals(Sampler.MACHINE)) {
+            if (k.equals(Sampler.MACHINE) || k.equals(Sampler.MACHINE_ALL)) {
                 continue;
             }
-            double c = Math.max(0, b.cpuTicks().getOrDefault(k, 0L) - a.cpuTicks().get(k)) / ticks;
+            double c = Math.max(0, b.cpuTicks().getOrDefault(k, 0L) - a.cpuTicks().get(k)) / ticksPerCore;
             cores.put(k, round(c));
             accounted += c;
         }
-        double busy = (b.cpuTicks().get(Sampler.MACHINE) - a.cpuTicks().get(Sampler.MACHINE)) / ticks;
+        double busy = Math.max(0, b.cpuTicks().getOrDefault(Sampler.MACHINE, 0L)
+                - a.cpuTicks().getOrDefault(Sampler.MACHINE, 0L)) / ticksPerCore;
         cores.put("others", round(Math.max(0, busy - accounted)));
-        cores.put("idle", round(Math.max(0, Runtime.getRuntime().availableProcessors() - busy)));
+        // A process's ticks and the machine's are read a moment apart: the busy share is the larger of the two.
+        cores.put("idle", round(Math.max(0, machineCores - Math.max(busy, accounted))));
         return cores;
     }
 

@@ -16,11 +16,13 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 /**
- * Samples while a bench runs, every {@code every}: the resident memory and CPU time of each component of the stack
- * (/proc/PID/status and /proc/PID/stat for the pids bin/seckill recorded; the edge is nginx's master plus its
- * workers), of the bench itself and of the whole machine, and, while a sale
- * is watched (then every 100 ms), its stats and the edge's short-circuit counter. One daemon thread, a few reads per
- * sample.
+ * Samples while a bench runs, every {@code every} (every 100 ms while a sale is watched): the resident memory and CPU
+ * time of each component of the stack (/proc/PID/status and /proc/PID/stat for the pids bin/seckill recorded; the
+ * edge is nginx's master plus its workers), of the bench itself and of the whole machine; and, while a sale is
+ * watched, its stats and the edge's short-circuit counter every 100 ms. The two run on separate daemon threads: the
+ * stats come over HTTP from a service the sale keeps busy, and a slow answer there must not leave holes in the CPU
+ * samples (it once left a 0.72 s sale with samples over 0.2 s of it). {@link #mark} also takes a resource sample at
+ * once, so that a phase's window starts on a sample; {@link #sampleNow} ends one.
  */
 final class Sampler implements AutoCloseable {
 
@@ -34,22 +36,32 @@ final class Sampler implements AutoCloseable {
     /** The cluster's numbered nodes of one kind that are looked for (it runs at most six, the Redis nodes). */
     private static final int MAX_NODES_OF_A_KIND = 9;
 
+    /** Every CPU tick of the machine, busy or idle, of all its CPUs (the clock a window's cores are measured by). */
+    static final String MACHINE_ALL = "machine all";
+    /** The machine's CPUs, as /proc/stat counts them (the ticks of {@link #MACHINE_ALL} are spread over them). */
+    static final int MACHINE_CORES = machineCores();
+
     /**
-     * One sample; {@code stats} only while a sale is watched. Times are System.nanoTime(). {@code cpuTicks}: CPU time
-     * used so far (user + system, in clock ticks of 1/100 s) by each component, by {@link #BENCH}, and by every
-     * process of the machine together ({@link #MACHINE}, from /proc/stat), so a window's share of the 2 cores that
-     * went elsewhere can be told.
+     * One resource sample, stamped (System.nanoTime()) right after its /proc reads. {@code cpuTicks}: CPU time used
+     * so far (user + system, in clock ticks of 1/100 s) by each component, by {@link #BENCH}, by every process of the
+     * machine together ({@link #MACHINE}, from /proc/stat) and every tick busy or idle ({@link #MACHINE_ALL}), so a
+     * window's share of the cores that went elsewhere can be told.
      */
-    record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks, long saleId, Admin.SaleStats stats,
-                  double shortCircuits) {
+    record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks) {
+    }
+
+    /** One poll of a watched sale: its stats and the edge's short-circuit counter, stamped when they were read. */
+    record SaleSample(long nanos, long saleId, Admin.SaleStats stats, double shortCircuits) {
     }
 
     private final Stack stack;
     private final Admin admin;
     private final Duration every;
     private final List<Sample> samples = new ArrayList<>();
+    private final List<SaleSample> saleSamples = new ArrayList<>();
     private final Map<String, Long> marks = new LinkedHashMap<>();
     private final Thread thread;
+    private final Thread watcher;
     private volatile long watched = -1;
     private volatile boolean running = true;
 
@@ -58,6 +70,7 @@ final class Sampler implements AutoCloseable {
         this.admin = admin;
         this.every = every;
         this.thread = Thread.ofPlatform().daemon().name("bench-sampler").start(this::loop);
+        this.watcher = Thread.ofPlatform().daemon().name("bench-sale-watcher").start(this::watchLoop);
     }
 
     /** Adds the stats of this sale (and the edge counter) to the samples from now on; -1 stops. */
@@ -65,10 +78,24 @@ final class Sampler implements AutoCloseable {
         watched = saleId;
     }
 
-    /** Marks the start of a phase of the bench (for the memory chart). */
+    /** Marks the start of a phase of the bench (for the charts), with a resource sample taken there and then. */
     void mark(String phase) {
+        sampleNow();
         synchronized (marks) {
             marks.put(phase, System.nanoTime());
+        }
+    }
+
+    /** Takes a resource sample now, from the caller's thread (e.g. at the end of a phase, so its window ends on one). */
+    void sampleNow() {
+        Sample s = resources();
+        synchronized (samples) {
+            samples.add(s);
+            // Two threads add: keep the list in time order.
+            for (int i = samples.size() - 1; i > 0 && samples.get(i - 1).nanos() > samples.get(i).nanos(); i--) {
+                samples.set(i, samples.get(i - 1));
+                samples.set(i - 1, s);
+            }
         }
     }
 
@@ -84,46 +111,74 @@ final class Sampler implements AutoCloseable {
         }
     }
 
+    List<SaleSample> saleSamples() {
+        synchronized (saleSamples) {
+            return new ArrayList<>(saleSamples);
+        }
+    }
+
     private void loop() {
         while (running) {
             long t = System.nanoTime();
-            Map<String, Long> rss = new LinkedHashMap<>();
-            Map<String, Long> cpu = new LinkedHashMap<>();
-            for (String c : COMPONENTS) {
-                rss.put(c, rssKb(c));
-                cpu.put(c, processes(c).map(Sampler::cpuTicks).sum());
+            sampleNow();
+            // Finer while a sale is watched: a short sale still gets several CPU points.
+            if (!pause(watched > 0 ? Math.min(every.toNanos(), WATCHING.toNanos()) : every.toNanos(), t)) {
+                return;
             }
-            ProcessHandle self = ProcessHandle.current();
-            cpu.put(BENCH, cpuTicks(self.pid()) + self.descendants().mapToLong(p -> cpuTicks(p.pid())).sum());
-            cpu.put(MACHINE, machineBusyTicks());
+        }
+    }
+
+    private void watchLoop() {
+        while (running) {
+            long t = System.nanoTime();
             long sale = watched;
-            Admin.SaleStats stats = null;
-            double shortCircuits = -1;
             if (sale > 0) {
                 try {
-                    stats = admin.stats(sale);
-                    shortCircuits = admin.edgeMetrics().getOrDefault(SHORT_CIRCUITS, 0.0);
+                    Admin.SaleStats stats = admin.stats(sale);
+                    double shortCircuits = admin.edgeMetrics().getOrDefault(SHORT_CIRCUITS, 0.0);
+                    // Stamped when the reads are done: by then the stats were true.
+                    synchronized (saleSamples) {
+                        saleSamples.add(new SaleSample(System.nanoTime(), sale, stats, shortCircuits));
+                    }
                 } catch (IOException e) {
                     // a missed sample (the service is busy or restarting); the next one comes soon
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-            // Stamped when the reads are done: by then the stats were true.
-            synchronized (samples) {
-                samples.add(new Sample(System.nanoTime(), rss, cpu, sale, stats, shortCircuits));
-            }
-            // A watched sale is polled faster, for the drain time.
-            long period = sale > 0 ? Math.min(every.toNanos(), WATCHING.toNanos()) : every.toNanos();
-            long sleep = period - (System.nanoTime() - t);
-            if (sleep > 0) {
-                try {
-                    Thread.sleep(Duration.ofNanos(sleep));
-                } catch (InterruptedException e) {
-                    return;
-                }
+            if (!pause(WATCHING.toNanos(), t)) {
+                return;
             }
         }
+    }
+
+    /** Sleeps the rest of a period that began at {@code since}; false when interrupted (closing). */
+    private static boolean pause(long periodNanos, long since) {
+        long sleep = periodNanos - (System.nanoTime() - since);
+        if (sleep > 0) {
+            try {
+                Thread.sleep(Duration.ofNanos(sleep));
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The /proc reads of one resource sample; stamped once they are done (a few ms at most). */
+    private Sample resources() {
+        Map<String, Long> rss = new LinkedHashMap<>();
+        Map<String, Long> cpu = new LinkedHashMap<>();
+        for (String c : COMPONENTS) {
+            rss.put(c, rssKb(c));
+            cpu.put(c, processes(c).map(Sampler::cpuTicks).sum());
+        }
+        ProcessHandle self = ProcessHandle.current();
+        cpu.put(BENCH, cpuTicks(self.pid()) + self.descendants().mapToLong(p -> cpuTicks(p.pid())).sum());
+        long[] machine = machineTicks();
+        cpu.put(MACHINE, machine[0]);
+        cpu.put(MACHINE_ALL, machine[1]);
+        return new Sample(System.nanoTime(), rss, cpu);
     }
 
     /** VmRSS of a component in kB (its process and, for nginx, its workers); 0 when it is not running. */
@@ -170,14 +225,28 @@ final class Sampler implements AutoCloseable {
         }
     }
 
-    /** Busy ticks of all CPUs together: user, nice, system, irq, softirq and steal of the "cpu" line of /proc/stat. */
-    static long machineBusyTicks() {
+    /**
+     * Ticks of all CPUs together from the "cpu" line of /proc/stat: busy (user, nice, system, irq, softirq, steal)
+     * and all (busy plus idle and iowait); zeros when unreadable.
+     */
+    static long[] machineTicks() {
         try {
             String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+            long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
                     + Long.parseLong(f[7]) + Long.parseLong(f[8]);
+            return new long[] {busy, busy + Long.parseLong(f[4]) + Long.parseLong(f[5])};
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return new long[] {0, 0};
+        }
+    }
+
+    /** The "cpuN" lines of /proc/stat (every CPU the machine's ticks are counted over), else the JVM's count. */
+    private static int machineCores() {
+        try {
+            long n = Files.readAllLines(Path.of("/proc/stat")).stream().filter(l -> l.matches("cpu[0-9]+ .*")).count();
+            return n > 0 ? (int) n : Runtime.getRuntime().availableProcessors();
+        } catch (IOException e) {
+            return Runtime.getRuntime().availableProcessors();
         }
     }
 
@@ -198,8 +267,10 @@ final class Sampler implements AutoCloseable {
     public void close() {
         running = false;
         thread.interrupt();
+        watcher.interrupt();
         try {
             thread.join(5000);
+            watcher.join(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

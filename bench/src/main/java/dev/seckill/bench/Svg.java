@@ -71,7 +71,12 @@ final class Svg {
                 base = top;
             }
         }
-        double xMax = xs.length == 0 ? 1 : Math.max(xs[xs.length - 1], 1e-9);
+        // The axis covers the data and every marker (a writer that drains after the last answer is still drawn).
+        double xMax = xs.length == 0 ? 1e-9 : Math.max(xs[xs.length - 1], 1e-9);
+        for (double m : markers.values()) {
+            xMax = Math.max(xMax, m);
+        }
+        xMax = xs.length == 0 && markers.isEmpty() ? 1 : xMax;
         double yMax = 0;
         double yMinPositive = Double.MAX_VALUE;
         for (double[] t : tops) {

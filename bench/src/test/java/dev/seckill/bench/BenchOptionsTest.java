@@ -84,4 +84,16 @@ class BenchOptionsTest {
         assertTrue(o.paying(0.5, Duration.ofSeconds(60), 0).protection());
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--protection=yes"));
     }
+
+    @Test
+    void profileIsOffUnlessAskedForAndTakesNoValue() {
+        assertFalse(BenchOptions.parse().profile());
+
+        BenchOptions o = BenchOptions.parse("--stock", "50", "--profile", "--no-ceilings");
+
+        assertTrue(o.profile());
+        assertFalse(o.ceilings(), "the next option is read as usual");
+        assertTrue(o.with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"), false).profile());
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--profile", "yes"));
+    }
 }

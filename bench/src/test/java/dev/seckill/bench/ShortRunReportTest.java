@@ -1,0 +1,148 @@
+package dev.seckill.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The report of a quick run (issue 17: {@code --stock 50 --users 3000 --no-ceilings} sold out in 0.72 s): Redis ran
+ * out at 0.197 s, the 50 winners heard their 202 at 0.6-0.7 s, the writer drained at 0.9 s, and the sampler's points
+ * were sparse during the sale. Every number and marker must still be true.
+ */
+class ShortRunReportTest {
+
+    private static final long MS = 1_000_000L;
+    private static final long T0 = 1_000_000_000_000L;
+    private static final long END = T0 + 720 * MS;
+    private static final int CORES = Sampler.MACHINE_CORES;
+    /** What each part uses all along, in cores; the machine is as busy as the parts plus 0.2 cores elsewhere. */
+    private static final Map<String, Double> LOAD = Map.of("service", 0.9, "edge", 0.3, "redis", 0.1, "bench", 0.4);
+    private static final double BUSY = 0.9 + 0.3 + 0.1 + 0.4 + 0.2;
+    private static final Pattern MARKER = Pattern.compile("<line x1=\"([0-9.]+)\"[^>]*stroke-dasharray");
+
+    @Test
+    void sellOutIsTheLastAcceptedAnswerAndTheDrainIsCountedFromIt() {
+        FlashSaleNumbers n = numbers();
+
+        assertEquals(0.700, n.sellOutAt(), 0.001);
+        assertEquals(0.197, n.firstSoldOutAt(), 0.001);
+        assertEquals(0.900, n.drainedAt(), 0.001);
+        assertEquals(0.200, n.drainSeconds(), 0.001);
+        assertEquals(50, n.accepted());
+    }
+
+    @Test
+    void theSaleCpuWindowCoversTheWholeSaleAndAddsUpToTheMachinesCores() {
+        Report.Cpu cpu = Report.cpu("flash sale", samples(), T0, END);
+
+        assertTrue(cpu.seconds() >= 0.72, "window " + cpu.seconds() + " s of a 0.72 s sale");
+        double sum = cpu.cores().values().stream().mapToDouble(Double::doubleValue).sum();
+        assertEquals(CORES, sum, 0.05, cpu.cores().toString());
+        assertEquals(0.9, cpu.cores().get("service"), 0.02);
+        assertEquals(0.2, cpu.cores().get("others"), 0.02);
+        assertEquals(CORES - BUSY, cpu.cores().get("idle"), 0.02);
+    }
+
+    @Test
+    void theCpuChartDrawsAShortRunAndEveryMarkerLiesOnItsAxis(@TempDir Path out) throws Exception {
+        List<Sampler.Sample> samples = samples();
+        FlashSaleNumbers n = numbers();
+        Timeline t = new Timeline(attempts());
+        Map<String, Long> marks = new LinkedHashMap<>();
+        marks.put("flash sale", T0 - MS);
+        Report report = new Report(Machine.now(), Map.of("stock", 50), true, List.of(), List.of(), n,
+                Report.timeline(t), List.of(), null, List.of(), Report.memory(samples, T0, END),
+                List.of(Report.cpu("flash sale", samples, T0, END)), List.of(), null, null, null);
+
+        report.write(out, t, samples, marks);
+
+        String cpu = Files.readString(out.resolve(Report.CPU_SVG));
+        assertTrue(cpu.contains("<polygon"), "the CPU chart of a 3 s bench has no area");
+        for (String chart : List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.CPU_SVG)) {
+            List<Double> xs = markerXs(Files.readString(out.resolve(chart)));
+            assertFalse(xs.isEmpty(), chart);
+            for (double x : xs) {
+                // The plot runs from x 70 to 900 - 190 (Svg's margins).
+                assertTrue(x >= 70 && x <= 710.01, chart + ": a marker at x " + x + " is off the axis");
+            }
+        }
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("**0.700 s**: the last 202"), md);
+        assertTrue(md.contains("**0.20 s** from the last 202"), md);
+    }
+
+    private static List<Double> markerXs(String svg) {
+        List<Double> xs = new ArrayList<>();
+        Matcher m = MARKER.matcher(svg);
+        while (m.find()) {
+            xs.add(Double.parseDouble(m.group(1)));
+        }
+        return xs;
+    }
+
+    private static FlashSaleNumbers numbers() {
+        List<Attempt> attempts = attempts();
+        Admin.SaleStats stats = new Admin.SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
+        FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS);
+        return FlashSaleNumbers.of(r, new Timeline(attempts), 50);
+    }
+
+    /** 50 winners clicked early and waited for a slow Kafka send; 2,950 others were refused from 0.197 s on. */
+    private static List<Attempt> attempts() {
+        List<Attempt> a = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            long start = (5 + i) * MS;
+            long arrival = (600 + 2 * i) * MS;
+            a.add(new Attempt(i, start, arrival - start, 202, "QUEUED", Long.toString(1000 + i)));
+        }
+        a.set(49, new Attempt(49, 54 * MS, 700 * MS - 54 * MS, 202, "QUEUED", "1049"));
+        for (int i = 50; i < 3000; i++) {
+            long start = (190 + (i - 50) * 520L / 2950) * MS;
+            a.add(new Attempt(i, start, 7 * MS, 410, "SOLD_OUT", null));
+        }
+        return a;
+    }
+
+    /** Every 250 ms from 1 s before the sale to 2.3 s after, sparse inside it, plus the marks at its two ends. */
+    private static List<Sampler.Sample> samples() {
+        List<Long> at = new ArrayList<>();
+        for (long t = T0 - 1000 * MS; t < T0; t += 250 * MS) {
+            at.add(t);
+        }
+        at.addAll(List.of(T0 - MS, T0 + 310 * MS, END + MS));
+        for (long t = END + 250 * MS; t <= END + 2300 * MS; t += 250 * MS) {
+            at.add(t);
+        }
+        List<Sampler.Sample> s = new ArrayList<>();
+        for (long nanos : at) {
+            double seconds = (nanos - (T0 - 1000 * MS)) / 1e9;
+            Map<String, Long> cpu = new LinkedHashMap<>();
+            Map<String, Long> rss = new LinkedHashMap<>();
+            for (String c : Sampler.COMPONENTS) {
+                cpu.put(c, ticks(LOAD.getOrDefault(c, 0.0), seconds));
+                rss.put(c, 100_000L);
+            }
+            cpu.put(Sampler.BENCH, ticks(LOAD.get("bench"), seconds));
+            cpu.put(Sampler.MACHINE, ticks(BUSY, seconds));
+            cpu.put(Sampler.MACHINE_ALL, ticks(CORES, seconds));
+            s.add(new Sampler.Sample(nanos, rss, cpu));
+        }
+        return s;
+    }
+
+    private static long ticks(double cores, double seconds) {
+        return Math.round(cores * seconds * 100);
+    }
+}
