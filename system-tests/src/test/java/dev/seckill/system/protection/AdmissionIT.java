@@ -59,8 +59,10 @@ class AdmissionIT {
         System.out.printf("admission: %d purchases from %d addresses in %.1f s (%.0f/s): %s; %d reached the service "
                 + "(limit %d/s)%n", flood.total(), CLIENTS, flood.seconds(), flood.total() / flood.seconds(),
                 flood.byKind(), reached, RATE);
-        assertEquals(Set.of("202 QUEUED", "429 RATE_LIMITED"), flood.byKind().keySet(), flood.byKind().toString());
-        assertEquals(reached, flood.count("202 QUEUED"));
+        assertEquals(Set.of("202 QUEUED", "429 RATE_LIMITED"), flood.answeredKinds(), flood.byKind().toString());
+        // A request whose answer the client lost may have reached the service.
+        assertTrue(reached >= flood.count("202 QUEUED") && reached <= flood.count("202 QUEUED")
+                + flood.count(Flood.NO_ANSWER), reached + " reached the service: " + flood.byKind());
         assertTrue(reached >= RATE, "a full second's worth was admitted: " + reached);
         assertTrue(reached <= RATE * (seconds + 1), reached + " purchases reached the service in " + seconds
                 + " s at a total limit of " + RATE + "/s");
