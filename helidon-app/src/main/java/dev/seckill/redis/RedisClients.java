@@ -86,7 +86,11 @@ public final class RedisClients {
                 .setConnectTimeout(s.timeoutMs())
                 // Fail fast: a purchase that cannot reach Redis answers 503 instead of waiting through retries.
                 .setRetryAttempts(1)
-                // Keep trying to reconnect in the background while Redis is down.
-                .setPingConnectionInterval(1000);
+                // A PING on every idle pooled connection this often; one not answered by the next is closed and
+                // reconnected, failing whatever else was in flight on it. At 1 s a one-second stall of this JVM or
+                // its CPU (two shared cores under a crowd and a cluster) closed healthy connections by the dozen and
+                // opened the Redis breakers; a dead Redis process closes its sockets at once anyway, and commands
+                // still time out after timeout-ms. Reconnecting is the connection watchdog's, not the ping's.
+                .setPingConnectionInterval(10_000);
     }
 }
