@@ -22,7 +22,8 @@ final class ProfileMarkdown {
         line("## Where the time goes in the service (--profile)");
         line("");
         if (p.cpuSamples() == 0 && p.wallSamples() == 0) {
-            line("Profile " + p.tool() + ".");
+            // Nothing sampled (a run too short or too idle): what the recording did see, the collections, still counts.
+            line("Profile " + p.tool() + ": no CPU or wall-clock samples; " + gc(p) + ".");
             return;
         }
         line(f("%s, over %.1f s of the bench (the ceilings, the flash sale and the flood): %,d CPU samples. "
@@ -77,5 +78,10 @@ final class ProfileMarkdown {
 
     private static String f(String fmt, Object... args) {
         return String.format(Locale.ROOT, fmt, args);
+    }
+
+    /** The collections, for a profile that sampled nothing (the table has them in its own row). */
+    private static String gc(ServiceProfile p) {
+        return f("garbage collection: %,d collections, pauses %.1f ms in all", p.gc().collections(), p.gc().pauseMs());
     }
 }

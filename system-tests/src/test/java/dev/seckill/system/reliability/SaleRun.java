@@ -94,6 +94,20 @@ public final class SaleRun {
         }
     }
 
+    /** How many attempts there were, whatever their answer. */
+    public long attempts() {
+        synchronized (attempts) {
+            return attempts.size();
+        }
+    }
+
+    /** How many attempts started after {@code nanoTime} (System.nanoTime), whatever their answer. */
+    public long attemptsSince(long nanoTime) {
+        synchronized (attempts) {
+            return attempts.stream().filter(a -> startedNanos + a.startNanos() >= nanoTime).count();
+        }
+    }
+
     /** How many attempts that started after {@code nanoTime} (System.nanoTime) got {@code status}. */
     public long countSince(long nanoTime, int status) {
         synchronized (attempts) {
