@@ -179,9 +179,18 @@ final class Ceilings {
 
     private Measured steady(String name, IntFunction<LoadClient.Request> requests, Duration d,
                             List<Attempt> attempts) throws IOException {
+        return steady(stack.edgePort(), options.connections(), name, requests, d, attempts);
+    }
+
+    /**
+     * One closed-loop round of {@code d} through the edge on {@code connections} connections (PathCost measures its
+     * rounds the same way); {@code attempts}, when not null, collects each purchase's answer.
+     */
+    static Measured steady(int edgePort, int connections, String name, IntFunction<LoadClient.Request> requests,
+                           Duration d, List<Attempt> attempts) throws IOException {
         long t0 = System.nanoTime();
         Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
-        LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), options.connections(), s,
+        LoadClient.run(new InetSocketAddress("127.0.0.1", edgePort), connections, s,
                 t0 + d.toNanos() + Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(10));
         return s.result(name);
     }

@@ -4,7 +4,6 @@ import dev.seckill.protection.PurchasePaths;
 import dev.seckill.testkit.Stack;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,10 +119,6 @@ final class PathCost {
 
     private Measured steady(String name, IntFunction<LoadClient.Request> requests, Duration d,
                             List<Attempt> attempts) throws IOException {
-        long t0 = System.nanoTime();
-        Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
-        LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), options.connections(), s,
-                t0 + d.toNanos() + Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(10));
-        return s.result(name);
+        return Ceilings.steady(stack.edgePort(), options.connections(), name, requests, d, attempts);
     }
 }

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -37,6 +36,7 @@ class AdmissionStackIT {
     private static final int USERS = 400_000;
 
     private final Stack stack = Stack.get();
+    private final ServiceProbe probe = new ServiceProbe();
     private final HttpJson http = new HttpJson();
 
     @Test
@@ -103,18 +103,7 @@ class AdmissionStackIT {
     }
 
     private Map<String, Double> serviceMetrics() {
-        Map<String, Double> out = new HashMap<>();
-        for (String line : http.get(stack.adminUrl() + "/observe/metrics").body().split("\n")) {
-            int space = line.lastIndexOf(' ');
-            if (!line.startsWith("#") && space > 0) {
-                try {
-                    out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-                } catch (NumberFormatException e) {
-                    // not a sample line
-                }
-            }
-        }
-        return out;
+        return probe.metrics();
     }
 
     private long createSale() {
