@@ -40,7 +40,7 @@ public final class RedisStockReserver implements StockReserver {
                     Long.toString(userId), Long.toString(orderId), Long.toString(nowMillis),
                     Double.toString(limiter.ratePerSecond()), Integer.toString(limiter.burst())));
         } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run purchase.lua for sale " + sale.id(), e);
+            outcome = afterLostAnswer(sale.id(), userId, orderId, e);
         }
         // Only a reservation needs its replicas: a refusal wrote nothing a failover could turn into a second sale
         // (at most the limiter's bucket forgets a token), so it answers without waiting for any.
@@ -50,6 +50,29 @@ public final class RedisStockReserver implements StockReserver {
             requireReplicated(sale.id(), reserved, confirm(sale.id(), userId, reserved), acks);
         }
         return outcome;
+    }
+
+    /**
+     * purchase.lua failed in the client (a timeout, a closed connection): it may have run all the same and only its
+     * answer was lost. A 503 promises that nothing is held for the buyer, so this asks Redis whether the buyer's mark
+     * is this attempt's order (confirm.lua, which writes nothing else): if it is, the unit is the buyer's and the
+     * purchase goes on to Kafka as if the answer had come; if not, nothing was reserved and 503 is the truth. Only
+     * when this question fails too is the outcome unknown: the 503 says so, and reconcile gives back a unit that no
+     * order ever claims (docs/failures.md).
+     */
+    private PurchaseOutcome afterLostAnswer(long saleId, long userId, long orderId, RedisException lost) {
+        long mark;
+        try {
+            mark = scripts.number(Script.CONFIRM, Keys.confirm(saleId), Long.toString(userId), Long.toString(orderId));
+        } catch (RedisException again) {
+            lost.addSuppressed(again);
+            throw new DependencyUnavailable("failed to run purchase.lua for sale " + saleId
+                    + ", and to learn whether it reserved a unit (reconcile releases one no order claims)", lost);
+        }
+        if (mark == 1) {
+            return new PurchaseOutcome.Queued(Long.toString(orderId));
+        }
+        throw new DependencyUnavailable("failed to run purchase.lua for sale " + saleId + " (it reserved nothing)", lost);
     }
 
     /** confirm.lua and WAIT: whether the reservation is still there, and how many replicas have it. */
