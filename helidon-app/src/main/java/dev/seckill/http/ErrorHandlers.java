@@ -2,6 +2,7 @@ package dev.seckill.http;
 
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.failure.InvalidInput;
+import dev.seckill.failure.OrderKept;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.RequestException;
@@ -56,6 +57,12 @@ public final class ErrorHandlers {
         LOG.log(System.Logger.Level.WARNING, () -> "request " + RequestIds.of(req) + ": failed to answer "
                 + route(req) + ", a dependency is unavailable: " + causes(e));
         res.header(HeaderNames.RETRY_AFTER, Integer.toString(UNAVAILABLE_RETRY_AFTER));
+        if (e instanceof OrderKept kept) {
+            Answers.json(res, Status.SERVICE_UNAVAILABLE_503, Answers.error(req, "UNAVAILABLE", "your unit is held for "
+                    + "order " + kept.orderId() + ", which the order queue has not acknowledged yet; it is sent again "
+                    + "by itself: try again shortly to hear it queued", "orderId", kept.orderId()));
+            return;
+        }
         Answers.error(req, res, Status.SERVICE_UNAVAILABLE_503, "UNAVAILABLE",
                 "a service this request needs is unavailable; try again shortly");
     }

@@ -2,6 +2,7 @@ package dev.seckill.purchase;
 
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.failure.OrderKept;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 
@@ -44,7 +45,8 @@ public final class Purchaser {
      * @param requestId the purchase's X-Request-Id: it goes into the Kafka record's headers and the accepted line
      * @return the outcome as the reserver decided it; {@code Queued} only once the order is in Kafka
      * @throws DependencyUnavailable when Redis or Kafka fails, or the reservation did not reach its replicas (a unit
-     *         never sent has been given back, or reconcile will; a unit whose send failed stays held for a retry)
+     *         never sent has been given back, or reconcile will); {@link OrderKept}, naming the order, when the unit
+     *         was taken and its send failed (it stays held and is resent)
      */
     public PurchaseOutcome attempt(Sale sale, User user, String requestId) {
         if (soldOut.isSoldOut(sale.id())) {
@@ -86,7 +88,7 @@ public final class Purchaser {
             delivery = metrics.kafka().record(() -> publisher.publish(event, requestId));
         } catch (DependencyUnavailable e) {
             keepUnsent(sale.id(), userId, reserved, now);
-            throw e;
+            throw new OrderKept(Long.toString(reserved), e);
         }
         PurchaseLog.queued(requestId, event, delivery, resend);
         if (resend) {

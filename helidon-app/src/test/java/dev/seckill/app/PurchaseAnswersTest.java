@@ -190,7 +190,7 @@ class PurchaseAnswersTest {
     }
 
     @Test
-    void aKafkaFailureAnswers503AndKeepsTheUnitForTheRetry() {
+    void aKafkaFailureAnswers503NamingTheOrderThatKeepsTheUnitForTheRetry() {
         API.producer.sendException = new KafkaException("no metadata in 2000 ms");
         Reply r = buy();
         assertEquals(503, r.status());
@@ -198,5 +198,8 @@ class PurchaseAnswersTest {
         assertEquals(Optional.of("1"), r.header("Retry-After"));
         assertEquals(0, API.reserver.givenBack().size(), "Kafka may have written it (issue 13)");
         assertEquals(1, API.reserver.unsent().size());
+        assertEquals(Long.toString(API.reserver.unsent().get(0)), r.json().path("orderId").asText(),
+                "the 503 names the order that holds the unit: " + r.body());
+        assertFalse(r.body().contains("metadata"), r.body());
     }
 }

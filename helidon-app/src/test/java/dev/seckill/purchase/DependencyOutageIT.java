@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +83,7 @@ class DependencyOutageIT {
         assertEquals(202, svc.purchase(sale, ServiceClient.newUser()).status());
         long retrier = ServiceClient.newUser();
         long quitter = ServiceClient.newUser();
+        Map<Long, String> named = new HashMap<>();
         svc.stack.seckill(STACK_OP, "down", "kafka");
         try {
             for (long user : List.of(retrier, quitter)) {
@@ -89,6 +91,7 @@ class DependencyOutageIT {
                 assertEquals(503, r.status(), r.body());
                 assertEquals("UNAVAILABLE", r.code());
                 assertNotNull(r.header("Retry-After"));
+                named.put(user, r.json().path("orderId").asText());
             }
             assertEquals(7, remaining(sale), "both units stay held: Kafka may have their orders");
             assertEquals(Set.of(Long.toString(retrier), Long.toString(quitter)), unsent(sale).keySet());
@@ -97,6 +100,7 @@ class DependencyOutageIT {
         }
         String held = mark(sale, retrier);
         String quitterOrder = mark(sale, quitter);
+        assertEquals(Map.of(retrier, held, quitter, quitterOrder), named, "each 503 named the order that holds the unit");
         HttpJson.Response answered = Await.value(Duration.ofSeconds(90), () -> {
             HttpJson.Response r = svc.purchase(sale, retrier);
             return r.status() == 202 || r.status() == 409 ? r : null;

@@ -2,6 +2,7 @@ package dev.seckill.purchase;
 
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.failure.OrderKept;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 import dev.seckill.testkit.Await;
@@ -79,9 +80,10 @@ class PurchaserTest {
         MockProducer<String, byte[]> producer = producer(true);
         // What send() does when the broker is down past max.block.ms.
         producer.sendException = new KafkaException("no metadata in 2000 ms");
-        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        OrderKept kept = assertThrows(OrderKept.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         assertTrue(reserver.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back (issue 13)");
         assertEquals(1, reserver.unsent().size(), "the failed send is recorded for a resend");
+        assertEquals(Long.toString(reserver.unsent().get(0)), kept.orderId(), "the answer names the held order");
         assertEquals(1, registry.get("seckill.sends.unsent").counter().count());
         assertEquals(List.of(SALE.id()), unsentSales.snapshot(), "the sale is noted for the resender");
     }
