@@ -36,7 +36,7 @@ class AdmissionStackIT {
     private static final int USERS = 400_000;
 
     private final Stack stack = Stack.get();
-    private final ServiceProbe probe = new ServiceProbe();
+    private final ProtectionStack probe = new ProtectionStack();
     private final HttpJson http = new HttpJson();
 
     @Test

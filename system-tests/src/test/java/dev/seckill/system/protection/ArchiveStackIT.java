@@ -36,7 +36,7 @@ class ArchiveStackIT {
             "SECKILL_ARCHIVE_RETENTION_dash_SECONDS", "12",
             "SECKILL_RECONCILE_GRACE_dash_SECONDS", "6");
 
-    private static final ServiceProbe svc = new ServiceProbe();
+    private static final ProtectionStack svc = new ProtectionStack();
     private static RedissonClient redis;
 
     @BeforeAll

@@ -33,7 +33,7 @@ class BreakerStackIT {
     /** seckill.breaker.half-open-calls: probes that may reach the dependency if the wait ends during the loop. */
     private static final int PROBES = 3;
 
-    private final ServiceProbe svc = new ServiceProbe();
+    private final ProtectionStack svc = new ProtectionStack();
 
     /** One answer and how long it took. */
     private record Timed(HttpJson.Response response, double millis) {
@@ -109,8 +109,8 @@ class BreakerStackIT {
                 assertEquals("UNAVAILABLE", t.response().code());
                 assertNotNull(t.response().header("Retry-After"));
             }
-            double refused = ServiceProbe.series(after, "seckill_breaker_refused", "\"" + dependency + "\"")
-                    - ServiceProbe.series(before, "seckill_breaker_refused", "\"" + dependency + "\"");
+            double refused = ProtectionStack.series(after, "seckill_breaker_refused", "\"" + dependency + "\"")
+                    - ProtectionStack.series(before, "seckill_breaker_refused", "\"" + dependency + "\"");
             assertTrue(refused >= WHILE_OPEN - PROBES, refused + " of " + WHILE_OPEN + " answers were refused "
                     + "without calling " + dependency);
             whileOpen.run();

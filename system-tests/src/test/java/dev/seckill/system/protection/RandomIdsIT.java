@@ -35,7 +35,7 @@ class RandomIdsIT {
     private static final int PER_KIND = 1500;
     private static final int THREADS = 16;
 
-    private final ServiceProbe svc = new ServiceProbe();
+    private final ProtectionStack svc = new ProtectionStack();
 
     private long questions(Connection db) throws SQLException {
         try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Questions'")) {

@@ -20,7 +20,7 @@ import static dev.seckill.system.edge.EdgeInstance.from;
  * that buy through the edge (each from its own forwarded address, so the per-IP limit sees distinct clients), the
  * service's meters and a sale's stats.
  */
-final class ServiceProbe {
+final class ProtectionStack {
 
     private static final AtomicLong USERS = new AtomicLong(18_000_000_000L + System.nanoTime() % 1_000_000_000L);
     /** Each request its own client address: the edge's per-IP limits are not what these tests are about. */
