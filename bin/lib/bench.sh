@@ -116,8 +116,8 @@ cmd_bench() {
   case $out in /*) ;; *) out="$PWD/$out" ;; esac
   if [ "$hot" = true ]; then bench_hot_sale "$out" "$hot_seconds" "$connections"; fi
   bench_java "$RUN/report" ${args[@]+"${args[@]}"}
-  say "one order of the run, followed from the edge to its row (bin/seckill trace; also in $RUN/report/trace.txt):"
-  trace_a_written_order "$RUN/report/trace.txt"
+  say "one order of the run, followed from the edge to its row (bin/seckill trace; also in $out/trace.txt):"
+  trace_a_written_order "$out/trace.txt"
 }
 
 # bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (issue 17, dev.seckill.bench.HotSale) twice, the service
