@@ -35,7 +35,8 @@ public final class PurchaseMetrics {
         // can (histogram_quantile over the sum of every instance's _bucket). The bounds keep the series few: a
         // script answers in well under a millisecond when healthy and times out at redis.timeout-ms; a send gives
         // up at kafka.delivery-timeout-ms.
-        script = Timer.builder("seckill.redis.script").description("purchase.lua latency")
+        script = Timer.builder("seckill.redis.script")
+                .description("purchase.lua latency of one attempt, with its wait for the sale's call in flight")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofSeconds(2)).register(registry);
         kafka = Timer.builder("seckill.kafka.send").description("Order publish latency until the broker's ack")
