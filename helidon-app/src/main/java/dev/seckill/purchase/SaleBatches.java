@@ -49,7 +49,7 @@ public final class SaleBatches<A, R> {
     /** Decides {@code attempt} of sale {@code saleId}, alone or with others, and returns its decision. */
     public R decide(long saleId, A attempt) {
         if (max == 1) {
-            return one(decideAll(List.of(attempt)));
+            return decideAll(List.of(attempt)).getFirst();
         }
         Lane<A, R> lane = lanes.computeIfAbsent(saleId, id -> new Lane<>());
         Waiter<A, R> me = new Waiter<>(attempt);
@@ -83,7 +83,8 @@ public final class SaleBatches<A, R> {
             fatal = e;
             failure = new IllegalStateException("a batch of purchases failed: " + e, e);
         } finally {
-            // The next call starts before this batch is answered: Redis is never idle while attempts wait.
+            // The next batch is handed on before this one is answered: the waiting attempts' call does not wait for
+            // the answering, and a failed call still frees the lane.
             List<Waiter<A, R>> next = lane.next(max);
             if (next != null) {
                 next.getFirst().woken.complete(next);
@@ -104,10 +105,6 @@ public final class SaleBatches<A, R> {
             throw new IllegalStateException(decisions.size() + " decisions for " + attempts.size() + " attempts");
         }
         return decisions;
-    }
-
-    private static <R> R one(List<R> decisions) {
-        return decisions.getFirst();
     }
 
     /** One sale's queue: whether a call is in flight, and the attempts waiting for the next one. */
