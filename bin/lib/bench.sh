@@ -13,7 +13,8 @@
 BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
                      [--flood-levels N,N...|none] [--flood-seconds S]
-                     [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection] [--profile]"
+                     [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection] [--profile]
+                     [--hot-sale-seconds S (10)] [--no-hot-sale]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -72,15 +73,18 @@ bench_single_up() {
 }
 
 cmd_bench() {
-  local reuse=false keep=false args=()
+  local reuse=false keep=false args=() hot=true hot_seconds=10 connections=256 out=""
   while [ $# -gt 0 ]; do
     case $1 in
       --reuse) reuse=true ;;
       --keep) keep=true ;;
+      --no-hot-sale) hot=false ;;
+      --hot-sale-seconds) [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"; hot_seconds=$2; shift ;;
       --no-ceilings | --protection | --profile) args+=("$1") ;;
       --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
         | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
+        case $1 in --connections) connections=$2 ;; --out) out=$2 ;; esac
         args+=("$1" "$2"); shift ;;
       -h | --help) echo "$BENCH_USAGE"; return 0 ;;
       *) die "unknown bench option: $1; $BENCH_USAGE" ;;
@@ -107,9 +111,47 @@ cmd_bench() {
     bench_single_up "$keep"
   fi
 
+  # The bench takes the last --out, so the report directory is the caller's when given (relative to its directory).
+  out=${out:-$RUN/report}
+  case $out in /*) ;; *) out="$PWD/$out" ;; esac
+  if [ "$hot" = true ]; then bench_hot_sale "$out" "$hot_seconds" "$connections"; fi
   bench_java "$RUN/report" ${args[@]+"${args[@]}"}
-  say "one order of the run, followed from the edge to its row (bin/seckill trace; also in $RUN/report/trace.txt):"
-  trace_a_written_order "$RUN/report/trace.txt"
+  say "one order of the run, followed from the edge to its row (bin/seckill trace; also in $out/trace.txt):"
+  trace_a_written_order "$out/trace.txt"
+}
+
+# bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (issue 17, dev.seckill.bench.HotSale) twice, the service
+# restarted before each run: with redis.coalesce-max 1 (one script call per buyer), then with the setting the service
+# normally gets (its default, or REDIS_COALESCE_dash_MAX from this environment), which it keeps for the rest of the
+# bench. Each run leaves hot-sale-<mode>.json in OUT; the bench's report adds them. With --reuse it restarts the
+# stack's own service the same way.
+bench_hot_sale() {
+  local out=$1 seconds=$2 connections=$3 mode
+  mkdir -p "$out"
+  rm -f "$out"/hot-sale-*.json
+  for mode in one-call coalescing; do
+    say "hot sale ($mode): restarting the service"
+    cmd_down service
+    if [ "$mode" = one-call ]; then
+      ( export REDIS_COALESCE_dash_MAX=1; start_component service )
+    else
+      start_component service
+    fi
+    ( bench_env
+      bench_main dev.seckill.bench.HotSale --mode "$mode" --coalesce-max "$([ "$mode" = one-call ] && echo 1 \
+        || echo "${REDIS_COALESCE_dash_MAX:-default}")" --seconds "$seconds" --connections "$connections" --out "$out" ) \
+      || die "the hot sale ($mode) failed"
+  done
+}
+
+# The environment the bench's mains read the stack from, as the tests do (the test kit's Stack): its ports, run
+# directory and secrets.
+bench_env() {
+  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
+  local name
+  for name in $(stack_keys LOCAL); do
+    case $name in *_PORT) export "SECKILL_$name=${!name}" ;; esac
+  done
 }
 
 # bench_java OUT ARG...: the bench (dev.seckill.bench.Bench) against the single stack this shell is configured for,
@@ -117,11 +159,7 @@ cmd_bench() {
 # secrets.
 bench_java() {
   local out=$1; shift
-  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
-  local name
-  for name in $(stack_keys LOCAL); do
-    case $name in *_PORT) export "SECKILL_$name=${!name}" ;; esac
-  done
+  bench_env
   say "bench against the stack in $RUN (edge :$EDGE_PORT, service :$SERVICE_PORT, admin :$ADMIN_PORT)"
   bench_main dev.seckill.bench.Bench --out "$out" "$@"
 }

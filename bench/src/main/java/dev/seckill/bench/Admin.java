@@ -158,6 +158,20 @@ final class Admin {
         return out;
     }
 
+    /**
+     * Reconciles a sale ({@code POST /admin/sales/{id}/reconcile}) with this grace; returns the report's JSON.
+     *
+     * @throws IOException when the service does not answer 200 (e.g. WRITER_BEHIND)
+     */
+    String reconcile(long saleId, long graceSeconds) throws IOException, InterruptedException {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/admin/sales/" + saleId
+                + "/reconcile?graceSeconds=" + graceSeconds)).POST(HttpRequest.BodyPublishers.noBody()), true);
+        if (r.statusCode() != 200) {
+            throw new IOException("failed to reconcile sale " + saleId + ": " + r.statusCode() + " " + r.body());
+        }
+        return r.body();
+    }
+
     /** The status the edge answers a GET of {@code path} with. */
     int edgeAnswers(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(stack.edgeUrl() + path)).GET(), false).statusCode();

@@ -15,8 +15,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * redis-benchmark of the service's purchase script (lua/purchase.lua, loaded with SCRIPT LOAD) through EVALSHA, 50
- * clients, no pipelining, on the keys of a dedicated test sale that no service knows (stock 10^9, open window):
+ * redis-benchmark of the service's purchase script (lua/purchase.lua, loaded with SCRIPT LOAD) through EVALSHA, one
+ * buyer per call (as with redis.coalesce-max 1), 50 clients, no pipelining, on the keys of a dedicated test sale that
+ * no service knows (stock 10^9, open window):
  * <ul>
  * <li>{@code random users}: user, order id and bucket key are {@code __rand_int__}, so nearly every call is a fresh
  * buyer: bucket refill, window check, HGET miss, DECR, HSET — the QUEUED path, the script's most expensive one;</li>
@@ -54,11 +55,11 @@ final class RedisCeiling {
             String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
             Measured random = benchmark(port, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
                     List.of("-r", "1000000000", "EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
-                            Keys.meta(TEST_SALE), users, Keys.unsent(TEST_SALE), "__rand_int__", "__rand_int__",
-                            Long.toString(now), "1", "3"));
+                            Keys.meta(TEST_SALE), Keys.unsent(TEST_SALE), users, "1", "3", "__rand_int__",
+                            "__rand_int__", Long.toString(now)));
             Measured one = benchmark(port, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
                     List.of("EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
-                            Keys.bucket(TEST_SALE, 1), Keys.unsent(TEST_SALE), "1", "77", Long.toString(now), "1", "3"));
+                            Keys.unsent(TEST_SALE), Keys.bucket(TEST_SALE, 1), "1", "3", "1", "77", Long.toString(now)));
             return List.of(random, one);
         } finally {
             redis.getKeys().delete(Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),

@@ -112,7 +112,8 @@ final class Wiring implements AutoCloseable {
         DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
         OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery, breakers.kafka());
         publisher.warmUp(Duration.ofSeconds(10));
-        StockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")));
+        RedisStockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")),
+                config.get("redis.coalesce-max").asInt().orElse(RedisStockReserver.DEFAULT_COALESCE_MAX), metrics::batch);
         // An ended sale answers before any breaker; Kafka's breaker refuses before Redis takes a unit.
         StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
         // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.

@@ -1,6 +1,7 @@
 package dev.seckill.purchase;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Purchase meters: answers by outcome, script and Kafka latency, purchases in flight, failed compensations,
- * reservations their replicas did not confirm, failed sends whose unit stays held.
+ * reservations their replicas did not confirm, failed sends whose unit stays held, attempts per purchase.lua call.
  */
 public final class PurchaseMetrics {
 
@@ -26,6 +27,7 @@ public final class PurchaseMetrics {
     private final Counter compensationFailures;
     private final Counter notReplicated;
     private final Counter unsent;
+    private final DistributionSummary batchSizes;
 
     public PurchaseMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -33,7 +35,8 @@ public final class PurchaseMetrics {
         // can (histogram_quantile over the sum of every instance's _bucket). The bounds keep the series few: a
         // script answers in well under a millisecond when healthy and times out at redis.timeout-ms; a send gives
         // up at kafka.delivery-timeout-ms.
-        script = Timer.builder("seckill.redis.script").description("purchase.lua latency")
+        script = Timer.builder("seckill.redis.script")
+                .description("purchase.lua latency of one attempt, with its wait for the sale's call in flight")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofSeconds(2)).register(registry);
         kafka = Timer.builder("seckill.kafka.send").description("Order publish latency until the broker's ack")
@@ -51,6 +54,10 @@ public final class PurchaseMetrics {
                 .description("Order sends to Kafka that failed: the unit stays held for a resend by the buyer's retry, "
                         + "or reconcile releases it")
                 .register(registry);
+        // count = purchase.lua calls, sum = attempts decided: sum / count is the attempts one call decides.
+        batchSizes = DistributionSummary.builder("seckill.purchase.batch.size")
+                .description("Purchase attempts decided by one purchase.lua call (redis.coalesce-max bounds it)")
+                .baseUnit("attempts").register(registry);
         // The 503 series exists at 0 from the start, so the share of 503s (dashboard, alert) reads 0, not nothing,
         // until the first one.
         answer(UNAVAILABLE);
@@ -94,5 +101,10 @@ public final class PurchaseMetrics {
 
     public void unsent() {
         unsent.increment();
+    }
+
+    /** One purchase.lua call decided {@code attempts} attempts. */
+    public void batch(int attempts) {
+        batchSizes.record(attempts);
     }
 }

@@ -1,5 +1,6 @@
 package dev.seckill.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -61,9 +62,22 @@ public final class Keys {
         return tag(saleId) + ":pow:" + salt;
     }
 
-    /** KEYS of purchase.lua, in its order. */
+    /** KEYS of purchase.lua for one buyer, in its order. */
     public static List<Object> purchase(long saleId, long userId) {
-        return List.of(stock(saleId), buyers(saleId), meta(saleId), bucket(saleId, userId), unsent(saleId));
+        return purchase(saleId, List.of(userId));
+    }
+
+    /** KEYS of purchase.lua, in its order: the sale's shared keys, then each buyer's bucket in the buyers' order. */
+    public static List<Object> purchase(long saleId, List<Long> userIds) {
+        List<Object> keys = new ArrayList<>(4 + userIds.size());
+        keys.add(stock(saleId));
+        keys.add(buyers(saleId));
+        keys.add(meta(saleId));
+        keys.add(unsent(saleId));
+        for (long userId : userIds) {
+            keys.add(bucket(saleId, userId));
+        }
+        return keys;
     }
 
     /** KEYS of compensate.lua, in its order. */

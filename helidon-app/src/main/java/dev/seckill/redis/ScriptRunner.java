@@ -55,17 +55,17 @@ public final class ScriptRunner {
     }
 
     /**
-     * Runs a script that returns an integer, then waits until {@code acks.required()} replicas of its node have the
-     * connection's writes, or {@code acks.timeout()} passed. The script and WAIT share one connection, in this
-     * order, because WAIT counts only the writes of its own connection (WAIT inside the script would not block).
-     * Redisson adds the WAIT timeout to the batch's response timeout, so a slow replica is a low count, not a
-     * client timeout.
+     * Runs a script that returns an array of integers, then waits until {@code acks.required()} replicas of its node
+     * have the connection's writes, or {@code acks.timeout()} passed. The script and WAIT share one connection, in
+     * this order, because WAIT counts only the writes of its own connection (WAIT inside the script would not block).
+     * Redisson adds the WAIT timeout to the batch's response timeout, so a slow replica is a low count, not a client
+     * timeout.
      */
-    public Synced numberSynced(Script s, List<Object> keys, ReplicaAcks acks, Object... args) {
+    public Synced listSynced(Script s, List<Object> keys, ReplicaAcks acks, Object... args) {
         return reloading(s, keys, () -> {
             RBatch batch = redis.createBatch(BatchOptions.defaults().sync(acks.required(), acks.timeout()));
             batch.getScript(StringCodec.INSTANCE).evalShaAsync(key(keys), RScript.Mode.READ_WRITE, s.sha(),
-                    RScript.ReturnType.LONG, keys, args);
+                    RScript.ReturnType.LIST, keys, args);
             return Synced.of(batch.execute());
         });
     }

@@ -2,14 +2,23 @@ package dev.seckill.redis;
 
 import org.redisson.api.BatchResult;
 
-/** An integer script's reply, and how many replicas had acknowledged the connection's writes when WAIT returned. */
-public record Synced(long reply, int replicas) {
+import java.util.List;
 
-    /** From a batch of one script and its WAIT: Redisson reports WAIT's count apart from the replies. */
+/**
+ * An array script's replies (integers), and how many replicas had acknowledged the connection's writes when WAIT
+ * returned.
+ */
+public record Synced(List<Long> replies, int replicas) {
+
+    public Synced {
+        replies = List.copyOf(replies);
+    }
+
+    /** From a batch of one array script and its WAIT: Redisson reports WAIT's count apart from the replies. */
     public static Synced of(BatchResult<?> batch) {
-        if (batch.getResponses().size() != 1) {
-            throw new IllegalStateException("expected the reply of one script, got " + batch.getResponses());
+        if (batch.getResponses().size() != 1 || !(batch.getResponses().get(0) instanceof List<?> replies)) {
+            throw new IllegalStateException("expected the array reply of one script, got " + batch.getResponses());
         }
-        return new Synced(((Number) batch.getResponses().get(0)).longValue(), batch.getSyncedSlaves());
+        return new Synced(replies.stream().map(r -> ((Number) r).longValue()).toList(), batch.getSyncedSlaves());
     }
 }

@@ -29,10 +29,11 @@ class RedisStockReserverTest {
         return RedisStockReserver.outcome(SALE, 900, List.of(code, data));
     }
 
-    /** confirm.lua's reply and WAIT's count, run as one batch, as Redisson hands them back. */
+    /** confirm.lua's reply (one reservation) and WAIT's count, run as one batch, as Redisson hands them back. */
     private static void confirmed(long stillThere, int replicasAcked) {
-        BatchResult<?> batch = new BatchResult<>(List.of(stillThere), replicasAcked);
-        RedisStockReserver.requireReplicated(SALE.id(), 900, Synced.of(batch), ONE_REPLICA);
+        Synced synced = Synced.of(new BatchResult<>(List.of(List.of(stillThere)), replicasAcked));
+        RedisStockReserver.requireReplicated(SALE.id(), 900, synced.replies().getFirst(), synced.replicas(),
+                ONE_REPLICA);
     }
 
     @Test

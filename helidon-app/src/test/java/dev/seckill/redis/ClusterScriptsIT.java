@@ -93,6 +93,32 @@ class ClusterScriptsIT extends ScriptContract {
     }
 
     @Test
+    void aCallsReservationsAreConfirmedTogetherAndEachStandsOrFallsAlone() {
+        Sale sale = preheated(2);
+        List<RedisStockReserver.Decision> d = reserver(ONE_REPLICA).decide(List.of(attempt(sale, 1, 101),
+                attempt(sale, 2, 102), attempt(sale, 3, 103)));
+        assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get());
+        assertEquals(new PurchaseOutcome.Queued("102"), d.get(1).get());
+        assertEquals(new PurchaseOutcome.SoldOut(false), d.get(2).get());
+        for (ClusterNodes.Node r : nodes.replicasOf(Keys.stock(sale.id()))) {
+            assertEquals(Optional.of("102"), r.read(RedisCommands.HGET, Keys.buyers(sale.id()), "2"), r.address());
+            assertEquals(Optional.of("0"), r.read(RedisCommands.GET, Keys.stock(sale.id())), r.address());
+        }
+        // More replicas than the shard has: each reservation of the call fails alone, the refusal beside it stands.
+        Sale other = preheated(2);
+        int shardReplicas = nodes.replicasOf(Keys.stock(other.id())).size();
+        RedisStockReserver demanding = reserver(new ReplicaAcks(shardReplicas + 1, Duration.ofMillis(100)));
+        List<RedisStockReserver.Decision> unconfirmed = demanding.decide(List.of(attempt(other, 1, 101), attempt(other, 1, 102), attempt(other, 2, 201)));
+        assertThrows(ReservationNotReplicated.class, unconfirmed.get(0)::get);
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("101"), unconfirmed.get(1).get());
+        assertThrows(ReservationNotReplicated.class, unconfirmed.get(2)::get);
+    }
+
+    private static RedisStockReserver.Attempt attempt(Sale sale, long userId, long orderId) {
+        return new RedisStockReserver.Attempt(sale, userId, orderId, START + 1);
+    }
+
+    @Test
     void aRefusalNeedsNoReplica() {
         Sale sale = preheated(1);
         assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));

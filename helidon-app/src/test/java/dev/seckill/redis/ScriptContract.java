@@ -4,6 +4,7 @@ import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.UnitsHeld;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
@@ -12,8 +13,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -139,6 +144,92 @@ abstract class ScriptContract {
         assertNull(stock.remaining(sale.id()), "no fresh stock appears");
     }
 
+    /** One purchase.lua call for these attempts (userId, orderId, now) of one sale: each one's outcome or failure. */
+    private List<RedisStockReserver.Decision> batch(Sale sale, long... userOrderNow) {
+        List<RedisStockReserver.Attempt> attempts = new ArrayList<>();
+        for (int i = 0; i < userOrderNow.length; i += 3) {
+            attempts.add(new RedisStockReserver.Attempt(sale, userOrderNow[i], userOrderNow[i + 1], userOrderNow[i + 2]));
+        }
+        return reserver.decide(attempts);
+    }
+
+    @Test
+    void aBatchDecidesEachBuyerInOrderAndSellsOutMidBatch() {
+        Sale sale = preheated(2);
+        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 1, 2, 102, START + 1, 3, 103, START + 1,
+                4, 104, START + 1);
+        assertEquals(List.of(new PurchaseOutcome.Queued("101"), new PurchaseOutcome.Queued("102"),
+                new PurchaseOutcome.SoldOut(false), new PurchaseOutcome.SoldOut(false)),
+                d.stream().map(RedisStockReserver.Decision::get).toList(), "the first two in order take the two units");
+        assertEquals(0L, stock.remaining(sale.id()));
+        assertEquals(Map.of("1", "101", "2", "102"), redis.getMap(Keys.buyers(sale.id()), StringCodec.INSTANCE).readAllMap());
+    }
+
+    @Test
+    void aBuyerTwiceInOneBatchIsAnsweredAsTwoCallsInARowWouldBe() {
+        Sale sale = preheated(5);
+        List<RedisStockReserver.Decision> d = batch(sale, 7, 700, START + 1, 7, 701, START + 2, 8, 800, START + 3);
+        assertEquals(new PurchaseOutcome.Queued("700"), d.get(0).get());
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), d.get(1).get());
+        assertEquals(new PurchaseOutcome.Queued("800"), d.get(2).get());
+        assertEquals(3L, stock.remaining(sale.id()), "one unit per buyer");
+        // The same call again (a client retry after a lost answer; later, so the buckets have refilled): each buyer
+        // finds its own reservation.
+        long later = START + 3_000;
+        List<RedisStockReserver.Decision> again = batch(sale, 7, 700, later, 7, 701, later, 8, 800, later);
+        assertEquals(new PurchaseOutcome.Queued("700"), again.get(0).get());
+        assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), again.get(1).get());
+        assertEquals(new PurchaseOutcome.Queued("800"), again.get(2).get());
+        assertEquals(3L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void aRateLimitedBuyerAmongOthersIsRefusedAloneAndTakesNoUnit() {
+        Sale sale = preheated(5);
+        long t = START + 1;
+        for (int i = 0; i < 3; i++) {
+            reserver.reserve(sale, 9, 900 + i, t);
+        }
+        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, t, 9, 910, t, 2, 102, t);
+        assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get());
+        assertEquals(new PurchaseOutcome.RateLimited(1_000), d.get(1).get());
+        assertEquals(new PurchaseOutcome.Queued("102"), d.get(2).get());
+        assertEquals(2L, stock.remaining(sale.id()), "user 9's first purchase and the two others");
+    }
+
+    @Test
+    void aBatchStraddlingTheStartAndTheEndJudgesEachBuyerByItsOwnClock() {
+        Sale sale = preheated(5);
+        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START - 1, 2, 102, START, 3, 103, END - 1, 4, 104, END);
+        assertEquals(new PurchaseOutcome.NotStarted(sale.startsAt(), 1), d.get(0).get());
+        assertEquals(new PurchaseOutcome.Queued("102"), d.get(1).get());
+        assertEquals(new PurchaseOutcome.Queued("103"), d.get(2).get());
+        assertEquals(new PurchaseOutcome.SaleEnded(), d.get(3).get());
+        assertEquals(3L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void aBatchWithAHeldUnitAnswersResendToItsBuyerAndHeldToOthersOnceTheStockIsGone() {
+        Sale sale = preheated(2);
+        reserver.reserve(sale, 7, 700, START + 10);
+        reserver.unsent(sale.id(), 7, 700, START + 10);
+        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 20, 7, 701, START + 20, 2, 102, START + 20);
+        assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get(), "the last free unit");
+        assertEquals(new PurchaseOutcome.Queued("700"), d.get(1).get(), "RESEND of the held order");
+        assertThrows(UnitsHeld.class, d.get(2)::get, "HELD: not sold out while a unit may come back");
+        assertEquals("700:" + (START + 20), redis.getMap(Keys.unsent(sale.id())).get("7"));
+    }
+
+    @Test
+    void aBatchOfASaleWhoseKeysAreGoneFailsEveryBuyerAsUnavailable() {
+        Sale sale = preheated(3);
+        redis.getKeys().delete(Keys.stock(sale.id()), Keys.meta(sale.id()));
+        for (RedisStockReserver.Decision d : batch(sale, 1, 101, START + 1, 2, 102, START + 1)) {
+            assertThrows(DependencyUnavailable.class, d::get);
+        }
+        assertNull(stock.remaining(sale.id()), "no fresh stock appears");
+    }
+
     @Test
     void compensateGivesTheUnitBackOnlyForTheMatchingOrderAndOnlyOnce() {
         Sale sale = preheated(1);
@@ -230,7 +321,7 @@ abstract class ScriptContract {
     void confirmRewritesTheMarkOfTheReservationAndAnswersOne() {
         Sale sale = preheated(2);
         reserver.reserve(sale, 1, 101, START + 1);
-        assertEquals(1, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "1", "101"));
+        assertEquals(List.of(1L), confirm(sale, "1", "101"));
         assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
         assertEquals(1L, stock.remaining(sale.id()), "the stock is not touched");
     }
@@ -239,10 +330,14 @@ abstract class ScriptContract {
     void confirmAnswersZeroAndWritesNothingForAnAbsentOrAnotherOrder() {
         Sale sale = preheated(2);
         reserver.reserve(sale, 1, 101, START + 1);
-        assertEquals(0, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "1", "999"));
-        assertEquals(0, scripts.number(Script.CONFIRM, Keys.confirm(sale.id()), "2", "102"));
+        assertEquals(List.of(0L, 0L, 1L), confirm(sale, "1", "999", "2", "102", "1", "101"),
+                "each reservation answered alone, in order");
         assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
         assertNull(redis.getMap(Keys.buyers(sale.id())).get("2"), "no mark is made up");
+    }
+
+    private List<Object> confirm(Sale sale, String... userOrderPairs) {
+        return scripts.list(Script.CONFIRM, Keys.confirm(sale.id()), (Object[]) userOrderPairs);
     }
 
     @Test
