@@ -229,7 +229,7 @@ public final class Bench {
             return List.of();
         }
         return List.of(Ratio.of(c, Ceilings.PURCHASE, Ceilings.TRIVIAL), Ratio.of(c, Ceilings.PURCHASE_REFUSED, Ceilings.TRIVIAL),
-                Ratio.of(c, Ceilings.SHORT_CIRCUIT, Ceilings.RETURN_200));
+                Ratio.of(c, Ceilings.TRIVIAL, Ceilings.RETURN_200), Ratio.of(c, Ceilings.SHORT_CIRCUIT, Ceilings.RETURN_200));
     }
 
     private static Map<String, Object> scenario(BenchOptions o, Stack t) {
