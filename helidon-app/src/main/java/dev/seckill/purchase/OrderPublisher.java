@@ -25,6 +25,8 @@ public final class OrderPublisher implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(OrderPublisher.class.getName());
 
+    static final int DEFAULT_LINGER_MS = 2;
+
     private final Producer<String, byte[]> producer;
     private final String topic;
     private final long waitMillis;
@@ -56,8 +58,9 @@ public final class OrderPublisher implements AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         // The most in flight that idempotence still keeps in order.
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        // Under a stampede many buyers share one request; a few ms of latency for far fewer round trips.
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        // Under a stampede many buyers share one request; a few ms of latency for far fewer round trips
+        // (kafka.linger-ms).
+        p.put(ProducerConfig.LINGER_MS_CONFIG, kafka.get("linger-ms").asInt().orElse(DEFAULT_LINGER_MS));
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         // Bounded time to a definite answer: after this the send fails, the unit is given back, the client gets 503.
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, deliveryTimeout);

@@ -51,6 +51,7 @@ public final class RedisClients {
         org.redisson.config.Config cfg = new org.redisson.config.Config();
         // Scripts and keys are plain strings and integers; the default binary codec would garble Lua arguments.
         cfg.setCodec(StringCodec.INSTANCE);
+        cfg.setNettyThreads(s.nettyThreads());
         // Empty: a Redis without AUTH (a bare local one); bin/seckill generates one into the run directory.
         if (!s.password().isEmpty()) {
             cfg.setPassword(s.password());

@@ -11,9 +11,12 @@ import java.util.regex.Pattern;
  * their defaults, read once. Either one server ({@code address}) or a Redis Cluster ({@code nodes}, a comma list
  * of seed nodes; when it is not empty the client runs in cluster mode and {@code address} is ignored).
  */
-public record RedisSettings(String address, List<String> nodes, String password, int timeoutMs, int pool) {
+public record RedisSettings(String address, List<String> nodes, String password, int timeoutMs, int pool,
+                            int nettyThreads) {
 
     static final String DEFAULT_ADDRESS = "redis://127.0.0.1:16379";
+    /** Redisson's own default: the event-loop threads that write commands and read answers. */
+    static final int DEFAULT_NETTY_THREADS = 32;
     private static final Pattern NODE = Pattern.compile("rediss?://(\\[[0-9A-Fa-f:.]+]|[^\\s/:\\[\\]]+):\\d{1,5}");
 
     public RedisSettings {
@@ -24,6 +27,9 @@ public record RedisSettings(String address, List<String> nodes, String password,
         if (pool <= 0) {
             throw new IllegalArgumentException("redis.pool must be positive, not " + pool);
         }
+        if (nettyThreads <= 0) {
+            throw new IllegalArgumentException("redis.netty-threads must be positive, not " + nettyThreads);
+        }
     }
 
     public static RedisSettings from(Config redis) {
@@ -32,7 +38,8 @@ public record RedisSettings(String address, List<String> nodes, String password,
                 nodes(redis.get("nodes").asString().orElse("")),
                 redis.get("password").asString().orElse(""),
                 redis.get("timeout-ms").asInt().orElse(1000),
-                redis.get("pool").asInt().orElse(256));
+                redis.get("pool").asInt().orElse(256),
+                redis.get("netty-threads").asInt().orElse(DEFAULT_NETTY_THREADS));
     }
 
     /** True when {@code nodes} names a Redis Cluster. */

@@ -49,7 +49,14 @@ class RedisSettingsTest {
         assertEquals("redis://127.0.0.1:7000", built.single().getAddress());
         assertEquals(256, built.single().getConnectionPoolSize());
         assertEquals(1000, built.single().getTimeout());
+        assertEquals(RedisSettings.DEFAULT_NETTY_THREADS, built.getNettyThreads());
         assertEquals("pw", built.getPassword());
+    }
+
+    @Test
+    void theClientsEventLoopThreadsAreASettingAndMustBePositive() {
+        assertEquals(4, new Built(RedisSettings.from(redis(Map.of("netty-threads", "4")))).getNettyThreads());
+        assertThrows(IllegalArgumentException.class, () -> RedisSettings.from(redis(Map.of("netty-threads", "0"))));
     }
 
     @Test
