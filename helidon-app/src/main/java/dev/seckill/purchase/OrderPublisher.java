@@ -25,7 +25,7 @@ public final class OrderPublisher implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(OrderPublisher.class.getName());
 
-    static final int DEFAULT_LINGER_MS = 2;
+    static final int DEFAULT_LINGER_MS = 5;
 
     private final Producer<String, byte[]> producer;
     private final String topic;

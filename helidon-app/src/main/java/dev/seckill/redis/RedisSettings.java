@@ -15,8 +15,8 @@ public record RedisSettings(String address, List<String> nodes, String password,
                             int nettyThreads) {
 
     static final String DEFAULT_ADDRESS = "redis://127.0.0.1:16379";
-    /** Redisson's own default: the event-loop threads that write commands and read answers. */
-    static final int DEFAULT_NETTY_THREADS = 32;
+    /** The event-loop threads that write commands and read answers: 4, not Redisson's 32 (see application.yaml). */
+    static final int DEFAULT_NETTY_THREADS = 4;
     private static final Pattern NODE = Pattern.compile("rediss?://(\\[[0-9A-Fa-f:.]+]|[^\\s/:\\[\\]]+):\\d{1,5}");
 
     public RedisSettings {
