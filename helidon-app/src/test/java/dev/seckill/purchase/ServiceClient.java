@@ -2,6 +2,7 @@ package dev.seckill.purchase;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 
@@ -17,6 +18,7 @@ final class ServiceClient {
 
     final Stack stack = Stack.get();
     final HttpJson http = new HttpJson();
+    private final AdminSales sales = new AdminSales(stack, http);
     final TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(1), Clock.systemUTC());
     final String base;
 
@@ -39,20 +41,12 @@ final class ServiceClient {
 
     /** Creates a sale through the admin API and returns its id. */
     long createSale(int stock, Instant startsAt, Instant endsAt) {
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales",
-                "{\"name\":\"it-" + System.nanoTime() + "\",\"priceCents\":1999,\"stock\":" + stock
-                        + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        if (r.status() != 201) {
-            throw new AssertionError("failed to create a sale: " + r.status() + " " + r.body());
-        }
-        return r.json().path("id").asLong();
+        return sales.create("it-", stock, startsAt, endsAt);
     }
 
     /** A sale that started a second ago and lasts an hour. */
     long activeSale(int stock) {
-        Instant now = Instant.now();
-        return createSale(stock, now.minusSeconds(1), now.plusSeconds(3600));
+        return sales.active("it-", stock);
     }
 
     HttpJson.Response purchase(long saleId, long userId) {
