@@ -11,7 +11,8 @@ ${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIM
 ${SECKILL_EDGE_HEADER_TIMEOUT} ${SECKILL_EDGE_BODY_TIMEOUT} ${SECKILL_EDGE_SEND_TIMEOUT}
 ${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${SECKILL_EDGE_HTML_ROOT}
 ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
-${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
+${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT}
+${SECKILL_EDGE_ADMIT_TOLERANCE} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
 ${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT} ${EDGE_PURCHASE_ACCESS_LOG}
 ${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
 
@@ -90,8 +91,12 @@ edge_settings() {
   edge_knob SECKILL_EDGE_SEND_TIMEOUT 10s "$t" "an nginx time such as 10s"
   edge_knob SECKILL_EDGE_ZONE_SIZE 10m '^[1-9][0-9]*[km]$' "a size such as 10m"
   edge_knob SECKILL_EDGE_SOLDOUT_TTL 5 "$n" "whole seconds >= 1"
-  edge_knob SECKILL_EDGE_ADMIT_RATE 1000 "$n" "purchases per second this edge forwards to the service, >= 1"
-  edge_knob SECKILL_EDGE_ADMIT_IN_FLIGHT 64 "$n" "purchases in flight to the service at once, >= 1"
+  edge_knob SECKILL_EDGE_ADMIT_RATE 50000 "$n" "at most this many purchases per second this edge forwards, >= 1"
+  edge_knob SECKILL_EDGE_ADMIT_IN_FLIGHT 256 "$n" "at most this many purchases in flight to the service at once, >= 1"
+  # A floor above the upper bound is the upper bound (admission.lua): a small SECKILL_EDGE_ADMIT_IN_FLIGHT alone works.
+  edge_knob SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT 8 "$n" "the in-flight limit's floor, >= 1"
+  edge_knob SECKILL_EDGE_ADMIT_TOLERANCE 2 '^(([2-9]|[1-9][0-9]+)(\.[0-9]+)?|1\.[0-9]*[1-9][0-9]*)$' \
+    "a factor above 1 (such as 1.5 or 4): how far past its baseline the service's answer time may go"
   edge_knob SECKILL_EDGE_WORKER_CONNECTIONS 16384 "$n" "connections per worker (clients and upstream)"
   edge_knob SECKILL_EDGE_NOFILE "$(edge_nofile_default)" "$n" "open files per worker"
   edge_knob SECKILL_EDGE_BACKLOG 16384 "$n" "the listen queue's length (the kernel caps it at net.core.somaxconn)"
@@ -102,7 +107,7 @@ edge_settings() {
   edge_knob SECKILL_EDGE_READ_TIMEOUT 10s "$t" "an nginx time such as 10s"
   edge_knob SECKILL_EDGE_BODY_MAX 1k '^[0-9]+[kKmM]?$' "a size such as 1k"
   edge_knob SECKILL_EDGE_MICROCACHE_TTL 1s "$t" "an nginx time such as 1s"
-  edge_knob SECKILL_EDGE_KEEPALIVE 64 "$n" "a number of idle upstream connections per worker"
+  edge_knob SECKILL_EDGE_KEEPALIVE 256 "$n" "a number of idle upstream connections per worker"
   edge_knob SECKILL_EDGE_HTML_ROOT "$EDGE_HOME/html" '^/[^;{}[:space:]]*$' "an absolute directory path"
   edge_knob SECKILL_EDGE_UPSTREAM "127.0.0.1:$SERVICE_PORT" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
   edge_knob SECKILL_EDGE_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"

@@ -29,12 +29,13 @@ local flags, admitter, limiters, counters, latencies
 local ADMISSION_FIELDS = '"retryAfter":1'
 
 -- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), flag_recheck (s), flags_dict, admission
--- ({ rate = per second, in_flight = purchases }), admission_dict, metrics_dict, latency_dict.
+-- ({ rate = per second, in_flight = purchases, min_in_flight = purchases, tolerance = factor }), admission_dict,
+-- metrics_dict, latency_dict.
 function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
     latencies = latency.new(settings.latency_dict)
     flags = sale_flags.new(settings.flags_dict, settings.flag_recheck)
-    admitter = admission.new(settings.admission_dict, settings.admission.rate, settings.admission.in_flight)
+    admitter = admission.new(settings.admission_dict, settings.admission)
     limiters = {}
     for route, limit in pairs(settings.limits) do
         limiters[route] = rate_limit.new(limit.rate, limit.burst)
@@ -168,15 +169,29 @@ function _M.admin()
 end
 
 function _M.metrics()
+    local limit, long, short = admitter:state()
     return reply.send(reply.OK, counters:render({
         [metrics.FLAGS] = admin.count(flags),
         [metrics.IN_FLIGHT] = admitter:current(),
+        [metrics.ADMISSION_LIMIT] = limit,
+        [metrics.ADMISSION_LONG] = long,
+        [metrics.ADMISSION_SHORT] = short,
     }) .. latencies:render())
+end
+
+-- The time the service took to answer an admitted purchase, to adapt the admission by: only answers the service
+-- gave (no upstream: nginx failed to reach it) that are not failures (a 5xx, e.g. an open breaker's fast 503, says
+-- nothing of its normal time); nil when there is none or nginx tried more than one server.
+local function service_time()
+    if ngx.status >= 500 then
+        return nil
+    end
+    return tonumber(var.upstream_response_time or "")
 end
 
 -- Log phase (server-wide): counts the request and its latency under the route its location set in $edge_route,
 -- and gives an admitted purchase back to the admission's in-flight gauge (whatever became of it: answered, failed,
--- abandoned).
+-- abandoned) with the service's answer time, which the admission adapts to.
 function _M.log()
     local route = var.edge_route
     if not route or route == "" then
@@ -185,7 +200,7 @@ function _M.log()
     counters:request(route, ngx.status)
     latencies:observe(route, now() - start_time())
     if route == "purchase" and var.edge_admitted == "1" then
-        admitter:leave()
+        admitter:leave(service_time())
     end
 end
 

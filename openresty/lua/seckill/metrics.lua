@@ -23,6 +23,9 @@ local _M = {
     RECHECKS = "seckill_edge_flag_rechecks_total",
     ADMISSION_REFUSED = "seckill_edge_admission_refused_total",
     IN_FLIGHT = "seckill_edge_purchases_in_flight",
+    ADMISSION_LIMIT = "seckill_edge_admission_in_flight_limit",
+    ADMISSION_LONG = "seckill_edge_admission_usual_answer_seconds",
+    ADMISSION_SHORT = "seckill_edge_admission_answer_seconds",
 }
 
 local HELP = {
@@ -37,6 +40,12 @@ local HELP = {
     [_M.ADMISSION_REFUSED] = { "counter",
         "Purchases refused by the edge's total admission (429), by limit (rate, in_flight)." },
     [_M.IN_FLIGHT] = { "gauge", "Purchases admitted to the service and not yet answered." },
+    [_M.ADMISSION_LIMIT] = { "gauge",
+        "The total admission's in-flight limit now (it follows the service's answer time, up to its knob)." },
+    [_M.ADMISSION_LONG] = { "gauge",
+        "The admitted purchases' usual answer time: the admission's slow average of its intervals' means (about 5 s)." },
+    [_M.ADMISSION_SHORT] = { "gauge",
+        "The mean answer time of the purchases admitted in the admission's last interval (100 ms)." },
     [_M.UPSTREAM_ERRORS] = { "counter", "Upstream failures answered 503 by the edge, by nginx status (502, 504)." },
     [_M.FLAGS] = { "gauge", "Flags (SOLD_OUT, SALE_ENDED) currently set." },
 }

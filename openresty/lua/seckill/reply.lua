@@ -18,6 +18,9 @@ local _M = {
     CACHE_CONTROL = "Cache-Control",
     ALLOW = "Allow",
     CONTENT_LENGTH = "Content-Length",
+    -- On every answer the edge writes itself (its errors and refusals, not the flag's copies of the service's
+    -- answers), so a client can tell the edge's 429 from the service's 429 of the same code.
+    ANSWERED_BY = "X-Seckill-Answered-By",
 
     -- Statuses.
     OK = 200,
@@ -41,6 +44,7 @@ end
 function _M.error(name, extra)
     local status, body, retry_after = errors.answer(name, var.edge_request_id, extra)
     header.content_type = JSON
+    header[_M.ANSWERED_BY] = "edge"
     if retry_after then
         header[_M.RETRY_AFTER] = retry_after
     end

@@ -37,6 +37,8 @@ final class Admin {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** kafka.delivery-timeout-ms (5 s) + 1 s: the shortest reconcile grace the service accepts. */
+    private static final long RECONCILE_GRACE_SECONDS = 6;
 
     private final Stack stack;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -170,6 +172,22 @@ final class Admin {
             throw new IOException("failed to reconcile sale " + saleId + ": " + r.statusCode() + " " + r.body());
         }
         return r.body();
+    }
+
+    /**
+     * After a run with answers that decided nothing (503, none): a 503 whose script had run (a Redis answer that timed
+     * out on a starved machine) leaves a reservation with no order until reconcile releases it once older than the
+     * grace (docs/failures.md). Releases them as the periodic reconcile would, after the shortest grace the service
+     * accepts (kafka.delivery-timeout-ms 5 s + 1 s), so that the invariants can be read; returns the actions taken.
+     */
+    int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
+        if (attempts.stream().noneMatch(a -> a.status() == 503 || a.status() == 0)) {
+            return 0;
+        }
+        Thread.sleep(Duration.ofSeconds(RECONCILE_GRACE_SECONDS + 1));
+        JsonNode report = JSON.readTree(reconcile(saleId, RECONCILE_GRACE_SECONDS));
+        Bench.say("sale " + saleId + ": reconcile after the run's 503s: " + report.path("actions"));
+        return report.path("actions").size();
     }
 
     /** The status the edge answers a GET of {@code path} with. */

@@ -1,9 +1,23 @@
 package dev.seckill.bench;
 
-/** One purchase attempt as the client saw it: who, when (ns from the start), how long, and the answer. */
-public record Attempt(long userId, long startNanos, long latencyNanos, int status, String code, String orderId) {
+/**
+ * One purchase attempt as the client saw it: who, when (ns from the start), how long, and the answer (its status,
+ * code, order id, and whether the edge wrote it itself).
+ */
+public record Attempt(long userId, long startNanos, long latencyNanos, int status, String code, String orderId,
+                      boolean byEdge) {
+
+    /** An attempt whose answer came from the service (or nobody). */
+    public Attempt(long userId, long startNanos, long latencyNanos, int status, String code, String orderId) {
+        this(userId, startNanos, latencyNanos, status, code, orderId, false);
+    }
 
     public boolean accepted() {
         return status == 202;
+    }
+
+    /** What counts of answers are keyed by ({@link Answer#kind}). */
+    String kind() {
+        return Answer.kind(status, "NO_ANSWER".equals(code) ? null : code, byEdge);
     }
 }

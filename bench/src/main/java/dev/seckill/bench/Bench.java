@@ -114,8 +114,24 @@ public final class Bench {
                 raw.add(Invariants.check(db, redis, p.saleId(), p.attempts()));
                 checks.add(Report.Check.of("protection", raw.get(raw.size() - 1)));
             }
-            // Issue 17: the hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart
-            // each), are checked like every other sale of the run.
+            // The large sale through the edge and straight to the service, with each part's own cost beside it.
+            List<LargeSale.Run> large = new ArrayList<>();
+            PartCosts.Result parts = null;
+            if (o.largeSale()) {
+                say("minting " + LargeSale.BUYERS + " buyers for the large sale");
+                Users buyers = new Users(stack.tokenSecret(), o.firstUser(), LargeSale.BUYERS);
+                parts = PartCosts.run(stack, sampler, redis, o.connections());
+                large.add(LargeSale.run(stack, admin, sampler, buyers, LargeSale.VIA_EDGE, stack.edgePort(),
+                        o.connections(), o.duration()));
+                large.add(LargeSale.run(stack, admin, sampler, buyers, LargeSale.STRAIGHT, stack.servicePort(),
+                        o.connections(), o.duration()));
+                for (LargeSale.Run r : large) {
+                    raw.add(r.invariants());
+                    checks.add(Report.Check.of("large sale, " + r.route(), r.invariants()));
+                }
+            }
+            // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each), are
+            // checked like every other sale of the run.
             List<HotSale.Run> hot = HotSale.read(out);
             for (HotSale.Run h : hot) {
                 raw.add(h.invariants());
@@ -134,7 +150,7 @@ public final class Bench {
             }
             List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
-                    Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, hold), checks, numbers, Report.timeline(t),
+                    Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers, Report.timeline(t),
                     floods, Report.ceilings(ceilings), ratios, memory, cpu,
                     List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings,
                     payments, profile);
@@ -143,6 +159,13 @@ public final class Bench {
                 protection.section().addTo(out);
             }
             HotSale.addTo(out, hot);
+            LargeSaleReport.addTo(out, large, parts);
+            for (LargeSale.Run r : large) {
+                System.out.println(String.format(Locale.ROOT, "large sale %d, %s: %,.0f units/s, sold out after %s s, "
+                        + "p99 %.1f ms; %s; CPU per accepted order %.0f µs", r.saleId(), r.route(), r.unitsPerSecond(),
+                        r.sellOutSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.sellOutSeconds()),
+                        r.latency().p99(), r.byKind(), r.cpu().machineMicrosPerUnit()));
+            }
             summary(report, out);
             return new Outcome(hold, raw, payments == null ? 0 : payments.sale().returned(),
                     payments == null ? 0 : payments.sale().resold(), out.resolve("report.md"));

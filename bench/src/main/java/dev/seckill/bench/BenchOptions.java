@@ -23,14 +23,14 @@ import java.util.Set;
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
                            Duration floodTime, double payRatio, Duration payWindow, int expiryOrders,
-                           boolean protection, boolean profile) {
+                           boolean protection, boolean profile, boolean largeSale) {
 
     public static final String USAGE = """
             options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
                      --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
                      --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)
                      --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off) --protection
-                     --profile (JFR of the service: where its time goes)""";
+                     --profile (JFR of the service: where its time goes) --no-large-sale""";
 
     private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
             "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds",
@@ -39,7 +39,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
     public static BenchOptions defaults() {
         return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
                 Duration.ofSeconds(5), 3, 1, List.of(1000, 5000, 20_000), Duration.ofSeconds(10),
-                -1, Duration.ofSeconds(900), 0, false, false);
+                -1, Duration.ofSeconds(900), 0, false, false, true);
     }
 
     /** True when winners pay (or let the window lapse) and returned units are offered again. */
@@ -52,6 +52,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         boolean ceilings = true;
         boolean protection = false;
         boolean profile = false;
+        boolean largeSale = true;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--no-ceilings")) {
@@ -60,6 +61,8 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 protection = true;
             } else if (name.equals("--profile")) {
                 profile = true;
+            } else if (name.equals("--no-large-sale")) {
+                largeSale = false;
             } else if (!NAMES.contains(name)) {
                 throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
             } else if (i + 1 >= args.length) {
@@ -79,20 +82,23 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 Duration.ofSeconds(positive(v, "--flood-seconds", (int) d.floodTime.toSeconds())),
                 ratio(v, "--pay-ratio", d.payRatio),
                 Duration.ofSeconds(positive(v, "--pay-window", (int) d.payWindow.toSeconds())),
-                positive(v, "--expiry-orders", d.expiryOrders), protection, profile);
+                positive(v, "--expiry-orders", d.expiryOrders), protection, profile, largeSale);
     }
 
-    /** The same run with other sizes: what tests call. Tests size their own load, so there is no flood. */
+    /**
+     * The same run with other sizes: what tests call. Tests size their own load, so there is no flood and no large
+     * sale.
+     */
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders, protection, profile);
+                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders, protection, profile, false);
     }
 
     /** The same run with payment behaviour: what tests call. */
     public BenchOptions paying(double ratio, Duration window, int expiring) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile);
+                firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile, largeSale);
     }
 
     private static double ratio(Map<String, String> values, String name, double def) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
@@ -21,14 +22,19 @@ import java.util.function.IntFunction;
  * <ul>
  * <li>the edge alone (wrk, as bench/edge-ceiling.sh): nginx {@code return 200} ({@code /edge/bench/ok}) against the
  * sold-out short-circuit (bench/edge-soldout.lua on a dummy sale whose flag is set through {@code /edge/flags});</li>
- * <li>through the edge to the service (the bench client): a trivial proxied route ({@code GET /api/ping}, a small
- * JSON answer that touches no dependency; {@code GET /api/nope}, a JSON 404, on a service without it) against the
- * purchase path, twice: accepted (each request a
+ * <li>through the edge to the service (the bench client): the trivial proxied route ({@code GET /edge/bench/proxied},
+ * operator-only, proxied uncached to the service's {@code /api/ping}, a small JSON answer that touches no dependency)
+ * against the purchase path, twice: accepted (each request a
  * user's first click on a sale with stock to spare: edge, identity, Redis script, Kafka publish with acks=all, 202)
  * and refused in Redis (the same buyers clicking again: edge, identity, Redis script, 409 ALREADY_PURCHASED or the
  * per-user 429; no Kafka).</li>
  * </ul>
  * Then redis-benchmark of the purchase script and the writer's batch-vs-row benchmark, each once.
+ *
+ * <p>Each ceiling through the service counts only the answers it is named after ({@link NamedAnswers}): the run fails
+ * when fewer than 95 % of a round's answers are those. The bench client honours the edge's {@code Retry-After} in the
+ * purchase rounds, as shoppers do, so the edge's admission sheds what it does not take instead of answering a loop of
+ * refusals.
  */
 final class Ceilings {
 
@@ -39,9 +45,13 @@ final class Ceilings {
     static final String PURCHASE = "purchase path, accepted (202)";
     static final String PURCHASE_REFUSED = "purchase path, refused in Redis (409/429)";
     static final long DUMMY_SALE = 999_999_999L;
-    /** The service's trivial route; a service without it answers an unknown route with a small JSON 404 instead. */
-    static final String PING = "/api/ping";
-    static final String NOT_FOUND = "/api/nope";
+    /** The edge's operator-only location proxied to the service's trivial route. */
+    static final String TRIVIAL_PATH = "/edge/bench/proxied";
+    /** What each ceiling through the service is named after: the answers it may count. */
+    static final Set<String> TRIVIAL_ANSWERS = Set.of("200 OK");
+    static final Set<String> ACCEPTED_ANSWERS = Set.of("202 QUEUED");
+    static final Set<String> REFUSED_ANSWERS = Set.of("409 ALREADY_PURCHASED", "429 RATE_LIMITED");
+    static final Set<String> SHORT_CIRCUIT_ANSWERS = Set.of("410 SOLD_OUT");
 
     /** A purchase-path sale, to be checked like the flash sale. */
     record PurchaseSale(long saleId, List<Attempt> attempts) {
@@ -56,7 +66,6 @@ final class Ceilings {
     private final Users users;
     private final BenchOptions options;
     private final Sampler sampler;
-    private String trivialPath;
 
     Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sampler sampler) {
         this.stack = stack;
@@ -70,15 +79,14 @@ final class Ceilings {
         List<Measured> rounds = new ArrayList<>();
         List<PurchaseSale> sales = new ArrayList<>();
         Duration d = options.ceilingTime();
-        trivialPath = admin.edgeAnswers(PING) == 200 ? PING : NOT_FOUND;
         Bench.say("ceilings: warming up the service paths");
         sampler.mark("ceilings");
-        steady(TRIVIAL, trivial(), Duration.ofSeconds(2), null);
+        NamedAnswers.require(steady(TRIVIAL, trivial(), Duration.ofSeconds(2), null), TRIVIAL_ANSWERS);
         for (int r = 1; r <= options.rounds(); r++) {
             Bench.say("ceilings: round " + r + " of " + options.rounds());
             rounds.add(wrk(RETURN_200, "/edge/bench/ok", null));
             rounds.addAll(shortCircuit(d));
-            rounds.add(steady(TRIVIAL, trivial(), d, null));
+            rounds.add(NamedAnswers.require(steady(TRIVIAL, trivial(), d, null), TRIVIAL_ANSWERS));
             rounds.addAll(purchaseRound(r, sales));
         }
         Map<String, Measured> best = new LinkedHashMap<>();
@@ -91,7 +99,7 @@ final class Ceilings {
         Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
         sampler.mark("writer benchmark");
         WriterBenchmark.Result writer = WriterBenchmark.run(stack, WriterBenchmark.Options.of(50_000));
-        return new Result(trivialPath, rounds, best, sales, redisResults, writer);
+        return new Result(TRIVIAL_PATH, rounds, best, sales, redisResults, writer);
     }
 
     /**
@@ -105,8 +113,8 @@ final class Ceilings {
             double before = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
             Measured byWrk = wrk(SHORT_CIRCUIT, "/", stack.home().resolve("bench/edge-soldout.lua"));
             int n = users.size();
-            Measured byClient = steady(SHORT_CIRCUIT_CLIENT, i -> purchase(DUMMY_SALE, i % n, stack.edgePort()), d,
-                    null);
+            Measured byClient = NamedAnswers.require(steady(SHORT_CIRCUIT_CLIENT,
+                    i -> purchase(DUMMY_SALE, i % n, stack.edgePort()), d, null), SHORT_CIRCUIT_ANSWERS);
             double answered = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before;
             if (answered < byWrk.requests() + byClient.requests()) {
                 throw new IOException("only " + answered + " of " + (byWrk.requests() + byClient.requests())
@@ -128,12 +136,13 @@ final class Ceilings {
         int port = stack.edgePort();
         int n = users.size();
         if (round == 1) {
-            steady(PURCHASE, i -> purchase(sale, n - 1 - (i % n), port), Duration.ofSeconds(2), attempts);
+            purchases(PURCHASE, i -> purchase(sale, n - 1 - (i % n), port), Duration.ofSeconds(2), attempts);
         }
         int warm = attempts.size();
         Map<String, Double> before = admin.serviceMetrics();
-        Measured accepted = steady(PURCHASE, i -> purchase(sale, i % n, port), options.ceilingTime(), attempts)
-                .withInService(inService(before, admin.serviceMetrics()));
+        Measured accepted = NamedAnswers.require(purchases(PURCHASE, i -> purchase(sale, i % n, port),
+                options.ceilingTime(), attempts).withInService(inService(before, admin.serviceMetrics())),
+                ACCEPTED_ANSWERS);
         sales.add(new PurchaseSale(sale, attempts));
         awaitWriter(sale, attempts);
         int[] buyers = attempts.subList(warm, attempts.size()).stream().filter(Attempt::accepted)
@@ -142,8 +151,9 @@ final class Ceilings {
             throw new IOException("no purchase was accepted in sale " + sale + ": " + accepted.byStatus());
         }
         before = admin.serviceMetrics();
-        Measured refused = steady(PURCHASE_REFUSED, i -> purchase(sale, buyers[i % buyers.length], port),
-                options.ceilingTime(), attempts).withInService(inService(before, admin.serviceMetrics()));
+        Measured refused = NamedAnswers.require(purchases(PURCHASE_REFUSED,
+                i -> purchase(sale, buyers[i % buyers.length], port), options.ceilingTime(), attempts)
+                .withInService(inService(before, admin.serviceMetrics())), REFUSED_ANSWERS);
         return List.of(accepted, refused);
     }
 
@@ -173,24 +183,34 @@ final class Ceilings {
     }
 
     private IntFunction<LoadClient.Request> trivial() {
-        LoadClient.Request r = new LoadClient.Request(Users.get(trivialPath, stack.edgePort()), null);
+        LoadClient.Request r = new LoadClient.Request(Users.get(TRIVIAL_PATH, stack.edgePort()), null);
         return i -> r;
+    }
+
+    /** A purchase round: as {@link #steady}, each connection waiting out the edge's Retry-After when refused. */
+    private Measured purchases(String name, IntFunction<LoadClient.Request> requests, Duration d,
+                               List<Attempt> attempts) throws IOException {
+        return steady(stack.edgePort(), options.connections(), name, requests, d, attempts, true);
     }
 
     private Measured steady(String name, IntFunction<LoadClient.Request> requests, Duration d,
                             List<Attempt> attempts) throws IOException {
-        return steady(stack.edgePort(), options.connections(), name, requests, d, attempts);
+        return steady(stack.edgePort(), options.connections(), name, requests, d, attempts, false);
     }
 
     /**
-     * One closed-loop round of {@code d} through the edge on {@code connections} connections (PathCost measures its
-     * rounds the same way); {@code attempts}, when not null, collects each purchase's answer.
+     * One closed-loop round of {@code d} to {@code port} on {@code connections} connections (PathCost measures its
+     * rounds the same way); {@code attempts}, when not null, collects each purchase's answer; with
+     * {@code honourRetryAfter} a connection the edge refused waits out its Retry-After.
      */
-    static Measured steady(int edgePort, int connections, String name, IntFunction<LoadClient.Request> requests,
-                           Duration d, List<Attempt> attempts) throws IOException {
+    static Measured steady(int port, int connections, String name, IntFunction<LoadClient.Request> requests,
+                           Duration d, List<Attempt> attempts, boolean honourRetryAfter) throws IOException {
         long t0 = System.nanoTime();
         Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
-        LoadClient.run(new InetSocketAddress("127.0.0.1", edgePort), connections, s,
+        if (honourRetryAfter) {
+            s.honouringRetryAfter(connections);
+        }
+        LoadClient.run(new InetSocketAddress("127.0.0.1", port), connections, s,
                 t0 + d.toNanos() + Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(10));
         return s.result(name);
     }

@@ -26,7 +26,12 @@ final class Crowd implements LoadClient.Script {
         }
     }
 
+    /** A shopper waiting out a Retry-After (FIFO: every wait is the same whole seconds from a later answer). */
+    private record Waiting(long readyAt, Shopper shopper) {
+    }
+
     private final ArrayDeque<Shopper> queue = new ArrayDeque<>();
+    private ArrayDeque<Waiting> waiting;
     private final int clicks;
     private final long t0;
     private final List<Attempt> attempts = new ArrayList<>();
@@ -43,8 +48,24 @@ final class Crowd implements LoadClient.Script {
         this.t0 = t0;
     }
 
+    /**
+     * Shoppers as the sale page behaves: one told to retry later (429 or 503) clicks again only after the answer's
+     * Retry-After, and one told SOLD_OUT or SALE_ENDED stops. Without it (the flash sale's crowd) every shopper
+     * clicks again at once, the sold-out answers too.
+     */
+    Crowd likeThePage() {
+        this.waiting = new ArrayDeque<>();
+        return this;
+    }
+
     @Override
     public LoadClient.Request next() {
+        if (waiting != null) {
+            long now = System.nanoTime();
+            while (!waiting.isEmpty() && waiting.peekFirst().readyAt <= now) {
+                queue.add(waiting.pollFirst().shopper);
+            }
+        }
         Shopper s = queue.poll();
         if (s == null) {
             return null;
@@ -54,11 +75,25 @@ final class Crowd implements LoadClient.Script {
     }
 
     @Override
-    public void answered(LoadClient.Request request, long start, long end, int status, String body) {
+    public boolean finished() {
+        return waiting == null || waiting.isEmpty();
+    }
+
+    @Override
+    public void answered(LoadClient.Request request, long start, long end, Answer answer) {
         Shopper s = (Shopper) request.tag();
-        String code = status == 0 ? "NO_ANSWER" : Bodies.field(body, "code");
-        attempts.add(new Attempt(s.id, start - t0, end - start, status, code, Bodies.field(body, "orderId")));
-        if (!holdsOrderOrHopeless(status, code) && s.clicks < clicks) {
+        int status = answer.status();
+        String code = status == 0 ? "NO_ANSWER" : answer.code();
+        attempts.add(new Attempt(s.id, start - t0, end - start, status, code, Bodies.field(answer.body(), "orderId"),
+                answer.byEdge()));
+        if (holdsOrderOrHopeless(status, code) || s.clicks >= clicks) {
+            return;
+        }
+        if (waiting == null) {
+            queue.add(s);
+        } else if (status == 429 || status == 503) {
+            waiting.addLast(new Waiting(end + RetryAfter.nanos(answer), s));
+        } else if (status != 410) {
             queue.add(s);
         }
     }

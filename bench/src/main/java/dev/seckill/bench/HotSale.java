@@ -34,8 +34,6 @@ public final class HotSale {
     static final int STOCK = 100_000;
     static final String ONE_CALL = "one-call";
     static final String COALESCING = "coalescing";
-    /** kafka.delivery-timeout-ms (5 s) + 1 s: the shortest reconcile grace the service accepts. */
-    private static final long RECONCILE_GRACE_SECONDS = 6;
     private static final String FILE_PREFIX = "hot-sale-";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -89,10 +87,10 @@ public final class HotSale {
         List<Attempt> attempts = new ArrayList<>();
         // The service was just restarted: a warm-up, by other buyers, so that the measurement does not run on cold code.
         Ceilings.steady(port, connections, "hot sale warm-up", i -> purchase(users, sale, n - 1 - (i % n), port),
-                Duration.ofSeconds(3), attempts);
+                Duration.ofSeconds(3), attempts, false);
         Map<String, Double> before = admin.serviceMetrics();
         Measured measured = Ceilings.steady(port, connections, "hot sale, " + mode,
-                i -> purchase(users, sale, i % n, port), d, attempts);
+                i -> purchase(users, sale, i % n, port), d, attempts, false);
         Map<String, Double> after = admin.serviceMetrics();
         double calls = delta(before, after, "seckill_purchase_batch_size_attempts_count");
         double decided = delta(before, after, "seckill_purchase_batch_size_attempts_sum");
@@ -100,16 +98,7 @@ public final class HotSale {
         if (admin.awaitDrained(sale, accepted, Duration.ofSeconds(180)) == null) {
             Bench.say("hot sale: the writer did not catch up with sale " + sale + " within 180 s");
         }
-        // A 503 whose script had run (a Redis answer that timed out on a starved machine) leaves a reservation with
-        // no order until reconcile releases it once older than the grace (docs/failures.md): release them as the
-        // periodic reconcile would, then check. The grace: the shortest the service accepts (delivery timeout + 1 s).
-        int reconciled = 0;
-        if (attempts.stream().anyMatch(x -> x.status() == 503 || x.status() == 0)) {
-            Thread.sleep(Duration.ofSeconds(RECONCILE_GRACE_SECONDS + 1));
-            JsonNode report = JSON.readTree(admin.reconcile(sale, RECONCILE_GRACE_SECONDS));
-            reconciled = report.path("actions").size();
-            Bench.say("hot sale: reconcile after the run's 503s: " + report.path("actions"));
-        }
+        int reconciled = admin.reconcileAfterUndecided(sale, attempts);
         Invariants.Report check;
         RedissonClient redis = StackRedis.forSale(stack, sale);
         try (Connection db = stack.db()) {

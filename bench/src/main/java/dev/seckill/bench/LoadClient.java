@@ -30,8 +30,8 @@ final class LoadClient {
         /** The next request to send, or null if there is none right now. */
         Request next();
 
-        /** The answer to {@code request}: status 0 and a null body when none came. */
-        void answered(Request request, long startNanos, long endNanos, int status, String body);
+        /** The answer to {@code request}: {@link Answer#NONE} when none came. */
+        void answered(Request request, long startNanos, long endNanos, Answer answer);
 
         /**
          * Whether the script is done once it has nothing to send and nothing is in flight; a script that waits to
@@ -209,12 +209,11 @@ final class LoadClient {
         }
         long now = System.nanoTime();
         Request r = c.request;
-        String body = c.response.body(c.in.array(), end);
-        int status = c.response.status;
+        Answer answer = new Answer(c.response.status, c.response.body(c.in.array(), end), c.response.byEdge);
         boolean close = c.response.close;
         c.reset();
         busy--;
-        script.answered(r, c.start, now, status, body);
+        script.answered(r, c.start, now, answer);
         if (close) {
             closeChannel(c);
             connect(c);
@@ -238,7 +237,7 @@ final class LoadClient {
             long start = c.start;
             c.reset();
             busy--;
-            script.answered(r, start, System.nanoTime(), 0, null);
+            script.answered(r, start, System.nanoTime(), Answer.NONE);
         }
         closeChannel(c);
         c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;

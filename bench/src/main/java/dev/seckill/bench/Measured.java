@@ -5,15 +5,16 @@ import org.HdrHistogram.AbstractHistogram;
 import java.util.Map;
 
 /**
- * One measured load: how many answers in how long, by status, and the latency percentiles in milliseconds (from an
+ * One measured load: how many answers in how long, by status and by {@link Answer#kind} (status, code, and whether
+ * the edge answered itself; for wrk and redis-benchmark, which see no bodies, by status alone), and the latency percentiles in milliseconds (from an
  * HdrHistogram for the bench client, from wrk's own distribution for wrk). {@code inService}: for loads through the
  * service, the mean time its purchases spent in the Redis script and in the Kafka send meanwhile (from its metrics).
  */
 record Measured(String name, String generator, long requests, double seconds, double rps, Map<String, Long> byStatus,
-                Latency latency, Map<String, Double> inService) {
+                Map<String, Long> byKind, Latency latency, Map<String, Double> inService) {
 
     Measured withInService(Map<String, Double> means) {
-        return new Measured(name, generator, requests, seconds, rps, byStatus, latency, means);
+        return new Measured(name, generator, requests, seconds, rps, byStatus, byKind, latency, means);
     }
 
     record Latency(double p50, double p90, double p99, double max, double mean) {

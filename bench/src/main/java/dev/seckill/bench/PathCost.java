@@ -119,6 +119,6 @@ final class PathCost {
 
     private Measured steady(String name, IntFunction<LoadClient.Request> requests, Duration d,
                             List<Attempt> attempts) throws IOException {
-        return Ceilings.steady(stack.edgePort(), options.connections(), name, requests, d, attempts);
+        return Ceilings.steady(stack.edgePort(), options.connections(), name, requests, d, attempts, true);
     }
 }

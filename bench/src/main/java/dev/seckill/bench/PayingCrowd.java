@@ -20,9 +20,9 @@ final class PayingCrowd implements LoadClient.Script {
     }
 
     @Override
-    public void answered(LoadClient.Request request, long start, long end, int status, String body) {
-        crowd.answered(request, start, end, status, body);
-        if (status == 202) {
+    public void answered(LoadClient.Request request, long start, long end, Answer answer) {
+        crowd.answered(request, start, end, answer);
+        if (answer.status() == 202) {
             Attempt a = crowd.attempts().getLast();
             payers.won(a.userId(), a.orderId());
         }

@@ -45,26 +45,49 @@ final class RedisCeiling {
      */
     static List<Measured> run(Stack stack, RedissonClient redis, int port, int requests)
             throws IOException, InterruptedException {
+        return onTestSale(stack, redis, port, (sha, user, now) -> List.of(
+                benchmark(port, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
+                        queuedPath(sha, now)),
+                benchmark(port, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
+                        List.of("EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
+                                Keys.meta(TEST_SALE), Keys.unsent(TEST_SALE), Keys.bucket(TEST_SALE, 1), "1", "3", "1",
+                                "77", Long.toString(now)))));
+    }
+
+    /** The QUEUED path alone: {@code requests} calls, each a fresh buyer, as a sale's purchase costs Redis. */
+    static Measured queued(Stack stack, RedissonClient redis, int port, int requests)
+            throws IOException, InterruptedException {
+        return onTestSale(stack, redis, port, (sha, user, now) -> List.of(benchmark(port, user,
+                "redis EVALSHA purchase.lua, random users (QUEUED path)", requests, queuedPath(sha, now)))).get(0);
+    }
+
+    private interface Benchmarks {
+        List<Measured> run(String sha, RedisBenchUser user, long now) throws IOException, InterruptedException;
+    }
+
+    /** Loads the script, makes the test sale's keys and a user for redis-benchmark, runs, and cleans up. */
+    private static List<Measured> onTestSale(Stack stack, RedissonClient redis, int port, Benchmarks benchmarks)
+            throws IOException, InterruptedException {
         String script = Files.readString(stack.home().resolve("lua/purchase.lua"), StandardCharsets.UTF_8);
         String sha = redis.getScript(StringCodec.INSTANCE).scriptLoad(script);
         long now = System.currentTimeMillis();
         redis.getBucket(Keys.stock(TEST_SALE), StringCodec.INSTANCE).set("1000000000");
         redis.getMap(Keys.meta(TEST_SALE), StringCodec.INSTANCE).putAll(Map.of("start", "0", "end", Long.toString(now + 86_400_000L)));
         try (RedisBenchUser user = RedisBenchUser.create(stack, port, saleKeyPrefix())) {
-            // The bucket key of a random user: Keys' own key with redis-benchmark's placeholder for the user id.
-            String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
-            Measured random = benchmark(port, user, "redis EVALSHA purchase.lua, random users (QUEUED path)", requests,
-                    List.of("-r", "1000000000", "EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
-                            Keys.meta(TEST_SALE), Keys.unsent(TEST_SALE), users, "1", "3", "__rand_int__",
-                            "__rand_int__", Long.toString(now)));
-            Measured one = benchmark(port, user, "redis EVALSHA purchase.lua, one user (RATE_LIMITED path)", requests,
-                    List.of("EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
-                            Keys.unsent(TEST_SALE), Keys.bucket(TEST_SALE, 1), "1", "3", "1", "77", Long.toString(now)));
-            return List.of(random, one);
+            return benchmarks.run(sha, user, now);
         } finally {
             redis.getKeys().delete(Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE), Keys.meta(TEST_SALE),
                     Keys.bucket(TEST_SALE, 1), Keys.unsent(TEST_SALE));
         }
+    }
+
+    /** A fresh buyer each call: user, order id and bucket key are redis-benchmark's {@code __rand_int__}. */
+    private static List<String> queuedPath(String sha, long now) {
+        // The bucket key of a random user: Keys' own key with redis-benchmark's placeholder for the user id.
+        String users = Keys.bucket(TEST_SALE, 0).replaceFirst("0$", "__rand_int__");
+        return List.of("-r", "1000000000", "EVALSHA", sha, "5", Keys.stock(TEST_SALE), Keys.buyers(TEST_SALE),
+                Keys.meta(TEST_SALE), Keys.unsent(TEST_SALE), users, "1", "3", "__rand_int__", "__rand_int__",
+                Long.toString(now));
     }
 
     /** What every key of the test sale starts with (its hash tag): all the benchmark's user may touch. */
@@ -98,7 +121,7 @@ final class RedisCeiling {
                 double rps = Double.parseDouble(f[1]);
                 Map<String, Long> byStatus = new LinkedHashMap<>();
                 byStatus.put("calls", (long) requests);
-                return new Measured(name, "redis-benchmark", requests, requests / rps, rps, byStatus,
+                return new Measured(name, "redis-benchmark", requests, requests / rps, rps, byStatus, byStatus,
                         new Measured.Latency(Double.parseDouble(f[4]), 0, Double.parseDouble(f[6]),
                                 Double.parseDouble(f[7]), Double.parseDouble(f[2])), null);
             }

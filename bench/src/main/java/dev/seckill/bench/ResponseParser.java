@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Incremental parse of one HTTP/1.1 response for {@link LoadClient}: the status line, the few headers that frame
- * the body (Content-Length, chunked, Connection: close), then the body. Reused for every response of a connection.
+ * the body (Content-Length, chunked, Connection: close) and whether the edge wrote it (X-Seckill-Answered-By),
+ * then the body. Reused for every response of a connection.
  */
 final class ResponseParser {
 
@@ -13,9 +14,12 @@ final class ResponseParser {
     private static final byte[] CONNECTION = ascii("connection:");
     private static final byte[] CHUNKED = ascii("chunked");
     private static final byte[] CLOSE = ascii("close");
+    private static final byte[] ANSWERED_BY = ascii("x-seckill-answered-by:");
 
     int status;
     boolean close;
+    /** The edge wrote the answer itself (X-Seckill-Answered-By). */
+    boolean byEdge;
     private int headerEnd = -1;
     private int scanned;
     private int length = -1;
@@ -24,6 +28,7 @@ final class ResponseParser {
     void reset() {
         status = 0;
         close = false;
+        byEdge = false;
         headerEnd = -1;
         scanned = 0;
         length = -1;
@@ -76,6 +81,8 @@ final class ResponseParser {
                 chunked = contains(buf, line + TRANSFER_ENCODING.length, eol, CHUNKED);
             } else if (startsWithIgnoreCase(buf, line, CONNECTION)) {
                 close = contains(buf, line + CONNECTION.length, eol, CLOSE);
+            } else if (startsWithIgnoreCase(buf, line, ANSWERED_BY)) {
+                byEdge = true;
             }
             line = eol + 2;
         }

@@ -2,6 +2,7 @@ package dev.seckill.bench;
 
 import org.HdrHistogram.Histogram;
 
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,7 +30,13 @@ final class Steady implements LoadClient.Script {
     private final Histogram latencyMicros = new Histogram(60_000_000L, 3);
     private final Map<String, Histogram> latencyByStatus = new TreeMap<>();
     private final Map<String, Long> byStatus = new TreeMap<>();
+    private final Map<String, Long> byKind = new TreeMap<>();
+    // Connections paused by the edge's refusal, as the times they may send again (FIFO: every pause is the edge's
+    // Retry-After from an answer that came later than the one before); null: a refusal pauses nothing.
+    private ArrayDeque<Long> pausedUntil;
+    private int connections;
     private int sent;
+    private long answeredAll;
     private long answered;
     private long lastEnd;
 
@@ -63,9 +70,33 @@ final class Steady implements LoadClient.Script {
         this.t0 = t0;
     }
 
+    /**
+     * From now on a connection whose request the edge refused ({@code 429} it wrote itself) waits the answer's
+     * {@code Retry-After} before it sends again, as a client honouring it does: the edge's admission then sheds the
+     * load it cannot take instead of answering a loop of refusals, and a ceiling counts what was admitted.
+     * {@code connections}: the run's, so that at most that many minus the paused ones are in flight.
+     */
+    Steady honouringRetryAfter(int connections) {
+        this.pausedUntil = new ArrayDeque<>();
+        this.connections = connections;
+        return this;
+    }
+
     @Override
     public LoadClient.Request next() {
-        return System.nanoTime() < deadline ? requests.apply(sent++) : null;
+        long now = System.nanoTime();
+        if (now >= deadline) {
+            return null;
+        }
+        if (pausedUntil != null) {
+            while (!pausedUntil.isEmpty() && pausedUntil.peekFirst() <= now) {
+                pausedUntil.pollFirst();
+            }
+            if (sent - answeredAll + pausedUntil.size() >= connections) {
+                return null;
+            }
+        }
+        return requests.apply(sent++);
     }
 
     @Override
@@ -79,7 +110,12 @@ final class Steady implements LoadClient.Script {
     }
 
     @Override
-    public void answered(LoadClient.Request request, long start, long end, int status, String body) {
+    public void answered(LoadClient.Request request, long start, long end, Answer answer) {
+        answeredAll++;
+        int status = answer.status();
+        if (pausedUntil != null && status == 429 && answer.byEdge()) {
+            pausedUntil.addLast(end + RetryAfter.nanos(answer));
+        }
         if (start < t0) {
             return;
         }
@@ -87,13 +123,15 @@ final class Steady implements LoadClient.Script {
         lastEnd = Math.max(lastEnd, end);
         String key = Integer.toString(status);
         byStatus.merge(key, 1L, Long::sum);
+        String kind = answer.kind();
+        byKind.merge(kind, 1L, Long::sum);
         long micros = Math.min(latencyMicros.getHighestTrackableValue(), Math.max(1, (end - start) / 1000));
         latencyMicros.recordValue(micros);
         latencyByStatus.computeIfAbsent(key, k -> new Histogram(latencyMicros.getHighestTrackableValue(), 3))
                 .recordValue(micros);
         if (attempts != null && request.tag() instanceof Long userId) {
             attempts.add(new Attempt(userId, start - t0, end - start, status,
-                    status == 0 ? "NO_ANSWER" : Bodies.field(body, "code"), Bodies.field(body, "orderId")));
+                    status == 0 ? "NO_ANSWER" : answer.code(), Bodies.field(answer.body(), "orderId"), answer.byEdge()));
         }
     }
 
@@ -111,7 +149,7 @@ final class Steady implements LoadClient.Script {
     /** The measured result of the run. */
     Measured result(String name) {
         double seconds = Math.max(1e-9, (lastEnd - t0) / 1e9);
-        return new Measured(name, "bench client", answered, seconds, answered / seconds, byStatus,
+        return new Measured(name, "bench client", answered, seconds, answered / seconds, byStatus, byKind,
                 Measured.Latency.of(latencyMicros), null);
     }
 }

@@ -76,7 +76,7 @@ final class Wrk {
         double seconds = millis(requests.group(2), requests.group(3)) / 1000;
         Measured.Latency l = new Measured.Latency(pct.getOrDefault("50", 0.0), pct.getOrDefault("90", 0.0),
                 pct.getOrDefault("99", 0.0), millis(latency.group(3), latency.group(4)), millis(latency.group(1), latency.group(2)));
-        return new Measured(name, "wrk", total, seconds, Double.parseDouble(rps.group(1)), byStatus, l, null);
+        return new Measured(name, "wrk", total, seconds, Double.parseDouble(rps.group(1)), byStatus, byStatus, l, null);
     }
 
     private static double millis(String value, String unit) {

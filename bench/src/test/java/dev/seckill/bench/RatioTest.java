@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class RatioTest {
 
     private static Measured m(String name, double rps) {
-        return new Measured(name, "test", 1, 1, rps, Map.of(), new Measured.Latency(0, 0, 0, 0, 0), null);
+        return new Measured(name, "test", 1, 1, rps, Map.of(), Map.of(), new Measured.Latency(0, 0, 0, 0, 0), null);
     }
 
     @Test

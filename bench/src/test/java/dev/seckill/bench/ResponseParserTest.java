@@ -41,6 +41,21 @@ class ResponseParserTest {
     }
 
     @Test
+    void anAnswerTheEdgeWroteItselfIsToldApartByItsHeader() {
+        String body = "{\"code\":\"RATE_LIMITED\"}";
+        byte[] edge = bytes("HTTP/1.1 429 Too Many Requests\r\nX-Seckill-Answered-By: edge\r\nContent-Length: "
+                + body.length() + "\r\n\r\n" + body);
+        byte[] service = bytes("HTTP/1.1 429 Too Many Requests\r\nContent-Length: " + body.length() + "\r\n\r\n"
+                + body);
+        ResponseParser p = new ResponseParser();
+        p.complete(edge, edge.length);
+        assertTrue(p.byEdge);
+        p.reset();
+        p.complete(service, service.length);
+        assertFalse(p.byEdge, "reset forgets the last answer's source");
+    }
+
+    @Test
     void resetReadsTheNextResponseAfresh() {
         ResponseParser p = new ResponseParser();
         byte[] first = bytes("HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\n{}");

@@ -32,7 +32,7 @@ public record DeliveryTimeout(Duration value) {
     }
 
     /** The timeout as Kafka's {@code delivery.timeout.ms} property takes it. */
-    int millis() {
+    public int millis() {
         return Math.toIntExact(value.toMillis());
     }
 }

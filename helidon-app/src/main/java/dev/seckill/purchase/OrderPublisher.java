@@ -49,7 +49,7 @@ public final class OrderPublisher implements AutoCloseable {
                 kafka.get("topic").asString().orElse(OrderEvent.TOPIC), timeout, breaker);
     }
 
-    static Map<String, Object> properties(Config kafka, int deliveryTimeout) {
+    public static Map<String, Object> properties(Config kafka, int deliveryTimeout) {
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.get("bootstrap").asString().get());
         // A 202 promises the order is durable: every in-sync replica must have it.

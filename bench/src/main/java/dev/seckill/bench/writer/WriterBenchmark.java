@@ -75,6 +75,29 @@ public final class WriterBenchmark {
         }
     }
 
+    /**
+     * The batch path alone, as the writer runs it: {@code orders} in batches of 1,000 over 4 sales, after a warm-up of
+     * 10,000; returns how many rows were written, the warm-up's included (all of them, or it throws), the sales
+     * deleted afterwards.
+     */
+    public static int batchedOnly(Stack stack, int orders) throws SQLException {
+        WriterSettings.Db settings = new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword(), 2);
+        try (HikariDataSource db = DataSources.pool(settings)) {
+            BenchSales sales = new BenchSales(db);
+            OrderBatchWriter writer = new OrderBatchWriter(db, 5);
+            try {
+                int warm = 10_000;
+                if (!batched(writer, sales, 4, warm, 1000).consistent()
+                        || !batched(writer, sales, 4, orders, 1000).consistent()) {
+                    throw new SQLException("the batch path wrote an inconsistent sale");
+                }
+                return warm + orders;
+            } finally {
+                sales.deleteAll();
+            }
+        }
+    }
+
     private static Run batched(OrderBatchWriter writer, BenchSales sales, int salesCount, int orders, int batch)
             throws SQLException {
         List<Long> ids = new ArrayList<>();
