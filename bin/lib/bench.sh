@@ -34,10 +34,7 @@ bench_snapshot_jar() {
 }
 
 # From here on components.sh starts the service and the writer from the copies (this command only).
-bench_use_snapshots() {
-  service_jar() { echo "$RUN/jars/service/helidon-app.jar"; }
-  writer_jar() { echo "$RUN/jars/writer/kafka-consumer.jar"; }
-}
+bench_use_snapshots() { JAR_COPIES=true; }
 
 bench_jar() { echo "$HOME_DIR/bench/target/seckill-bench.jar"; }
 

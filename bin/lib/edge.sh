@@ -163,7 +163,13 @@ edge_render() {
   edge_settings "$1"
   nginx_render "$1" "$EDGE_HOME" "$EDGE_RUN" "$EDGE_VARS" "$SECKILL_EDGE_NGINX"
 }
-edge_env() { :; }  # cluster: both services upstream, the load balancer trusted
+# cluster: true. Each edge then balances over every service of the stack and believes X-Forwarded-For from the
+# addresses of the stack's EDGE_TRUSTED_PROXIES setting only (the load balancer), whatever the environment says.
+EDGE_ALL_SERVICES=false
+edge_env() {
+  [ "$EDGE_ALL_SERVICES" = true ] || return 0
+  export SECKILL_EDGE_UPSTREAM="$(joined "127.0.0.1:%s" service)" SECKILL_EDGE_TRUSTED_PROXIES="$EDGE_TRUSTED_PROXIES"
+}
 edge_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/edge/health"; }
 edge_launch() {
   edge_env "$1"
