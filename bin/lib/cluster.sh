@@ -9,6 +9,9 @@
 
 # NODES is the TOPOLOGY setting (stack_settings).
 
+# This file sets variables that components.sh and edge.sh read, which shellcheck cannot see from here.
+# shellcheck disable=SC2034
+
 # ---------------------------------------------------------------- Redis Cluster
 # Cluster mode (redis_conf, redis_healthy, the services' seeds). A node that misses NODE_TIMEOUT ms of pings is failed
 # over (its replica promoted some seconds later).
@@ -38,7 +41,7 @@ redis_after() {
     REDISCLI_AUTH="$REDIS_PASSWORD" timeout 60 redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 \
       --cluster-yes > "$RUN/redis-cluster-create.log" 2>&1 || true
     redis_formed || die "failed to create the Redis cluster: see $RUN/redis-cluster-create.log"
-    joining=($(nodes_of redis))
+    mapfile -t joining < <(nodes_of redis)
   fi
   for n in ${joining[@]+"${joining[@]}"}; do
     wait_for "$n" 30 "$(log_of "$n")" redis_healthy "$n"

@@ -17,6 +17,8 @@ nodes_of() { local n; for n in "${NODES[@]}"; do [ "$(kind_of "$n")" = "$1" ] &&
 # the peer lists (joined "127.0.0.1:%s" kafka is the Kafka bootstrap list).
 joined() {
   local n out=""
+  # FORMAT is the caller's printf format, by design.
+  # shellcheck disable=SC2059
   for n in $(nodes_of "$2"); do out+="${out:+,}$(printf "$1" "$(node_port "$n" "${3:-}")")"; done
   echo "$out"
 }
@@ -111,6 +113,8 @@ innodb_flush_log_at_trx_commit=2
 max_connections=300
 EOF
 }
+# trace.sh passes arguments; db_after only stdin.
+# shellcheck disable=SC2120
 db_cli() { mariadb --no-defaults -S "$RUN/db/mariadb.sock" -uroot "$@"; }
 db_healthy() { mariadb-admin --no-defaults -S "$RUN/db/mariadb.sock" -uroot ping; }
 db_launch() {
@@ -261,9 +265,11 @@ kafka_stop() { stop_pid "$1" TERM 30; }
 # Their settings and secrets go in through the environment (exported in the subshell that spawns them), never on a
 # command line. -Dseckill.run marks the JVM as this node of this stack (component_marks); it is no config key (the
 # services read system properties as configuration, so seckill.node would be one).
+# java_env NODE: what both read. Call it in that subshell: SERVER_PORT, ADMIN_PORT are set for the node there.
 java_env() {
-  export KAFKA_BOOTSTRAP="$(kafka_bootstrap)" DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill \
-    DB_PASSWORD="$DB_PASSWORD"
+  KAFKA_BOOTSTRAP=$(kafka_bootstrap) SERVER_PORT=$(node_port "$1")
+  export KAFKA_BOOTSTRAP DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill DB_PASSWORD="$DB_PASSWORD" \
+    SERVER_PORT
 }
 # java_spawn NODE JAR HEAP...: the JVM of a service or writer node.
 java_spawn() {
@@ -278,27 +284,30 @@ JAR_COPIES=false
 node_jar() { if [ "$JAR_COPIES" = true ]; then echo "$RUN/jars/$1/$2.jar"; else echo "$HOME_DIR/$2/target/$2.jar"; fi; }
 service_jar() { node_jar service helidon-app; }
 writer_jar() { node_jar writer kafka-consumer; }
+# service_env NODE: java_env and the service's own. A unit that comes back (compensation, reconcile) clears the
+# sold-out flag on every edge (SECKILL_EDGE_ADMIN).
+service_env() {
+  java_env "$1"
+  ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(joined "http://127.0.0.1:%s" edge)
+  export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
+    SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN"
+  # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
+  # 202 only once its reservation reached a replica: a master that dies right after the script cannot take an
+  # acknowledged unit with it.
+  if [ "$REDIS_CLUSTER" = true ]; then
+    REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis)
+    export REDIS_NODES REDIS_REPLICA_ACKS=1
+  fi
+  # A numbered node (service-1, service-2) takes its number as its order-id node, so the instances' ids stay apart;
+  # the single stack's service draws one from a Redis counter.
+  case $1 in *-[0-9]*) SECKILL_NODE=$(node_index "$1"); export SECKILL_NODE ;; esac
+}
 # The detailed health is on the service's internal listener (the admin port) only.
 service_healthy() { http_ok "http://127.0.0.1:$(node_port "$1" ADMIN_PORT)/observe/health"; }
 service_launch() {
   [ -f "$(service_jar)" ] || die "service jar missing: run bin/seckill build"
   mkdir -p "$RUN/$1"
-  (
-    java_env
-    # A unit that comes back (compensation, reconcile) clears the sold-out flag on every edge.
-    export SERVER_PORT="$(node_port "$1")" ADMIN_PORT="$(node_port "$1" ADMIN_PORT)" \
-      REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
-      SECKILL_EDGE_ADMIN="$(joined "http://127.0.0.1:%s" edge)" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" \
-      SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN"
-    # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
-    # 202 only once its reservation reached a replica: a master that dies right after the script cannot take an
-    # acknowledged unit with it.
-    if [ "$REDIS_CLUSTER" = true ]; then export REDIS_NODES="$(joined "redis://127.0.0.1:%s" redis)" REDIS_REPLICA_ACKS=1; fi
-    # A numbered node (service-1, service-2) takes its number as its order-id node, so the instances' ids stay apart;
-    # the single stack's service draws one from a Redis counter.
-    case $1 in *-[0-9]*) export SECKILL_NODE="$(node_index "$1")" ;; esac
-    java_spawn "$1" "$(service_jar)" -Xms128m -Xmx384m
-  )
+  ( service_env "$1"; java_spawn "$1" "$(service_jar)" -Xms128m -Xmx384m )
 }
 service_await() { wait_for "$1" 120 "$(log_of "$1")" service_healthy "$1"; }
 service_stop() { stop_pid "$1" TERM 20; }
@@ -306,11 +315,7 @@ writer_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/observe/health"; 
 writer_launch() {
   [ -f "$(writer_jar)" ] || die "writer jar missing: run bin/seckill build"
   mkdir -p "$RUN/$1"
-  (
-    java_env
-    export SERVER_PORT="$(node_port "$1")"
-    java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m
-  )
+  ( java_env "$1"; java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m )
 }
 writer_await() { wait_for "$1" 120 "$(log_of "$1")" writer_healthy "$1"; }
 writer_stop() { stop_pid "$1" TERM 20; }
