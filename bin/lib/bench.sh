@@ -34,10 +34,9 @@ bench_snapshot_jar() {
 }
 
 # From here on components.sh starts the service and the writer from the copies (this command only).
-bench_use_snapshots() {
-  service_jar() { echo "$RUN/jars/service/helidon-app.jar"; }
-  writer_jar() { echo "$RUN/jars/writer/kafka-consumer.jar"; }
-}
+# JAR_COPIES is read by node_jar (components.sh).
+# shellcheck disable=SC2034
+bench_use_snapshots() { JAR_COPIES=true; }
 
 bench_jar() { echo "$HOME_DIR/bench/target/seckill-bench.jar"; }
 
@@ -91,7 +90,7 @@ cmd_bench() {
     esac
     shift
   done
-  command -v wrk > /dev/null && command -v redis-benchmark > /dev/null || cmd_install
+  if ! command -v wrk > /dev/null || ! command -v redis-benchmark > /dev/null; then cmd_install; fi
   use_jdk
   mkdir -p "$CACHE"
 
@@ -126,10 +125,12 @@ cmd_bench() {
 # bench. Each run leaves hot-sale-<mode>.json in OUT; the bench's report adds them. With --reuse it restarts the
 # stack's own service the same way.
 bench_hot_sale() {
-  local out=$1 seconds=$2 connections=$3 mode
+  local out=$1 seconds=$2 connections=$3 mode max
   mkdir -p "$out"
   rm -f "$out"/hot-sale-*.json
   for mode in one-call coalescing; do
+    max=1
+    [ "$mode" = one-call ] || max=${REDIS_COALESCE_dash_MAX:-default}
     say "hot sale ($mode): restarting the service"
     cmd_down service
     if [ "$mode" = one-call ]; then
@@ -138,8 +139,8 @@ bench_hot_sale() {
       start_component service
     fi
     ( bench_env
-      bench_main dev.seckill.bench.HotSale --mode "$mode" --coalesce-max "$([ "$mode" = one-call ] && echo 1 \
-        || echo "${REDIS_COALESCE_dash_MAX:-default}")" --seconds "$seconds" --connections "$connections" --out "$out" ) \
+      bench_main dev.seckill.bench.HotSale --mode "$mode" --coalesce-max "$max" --seconds "$seconds" \
+        --connections "$connections" --out "$out" ) \
       || die "the hot sale ($mode) failed"
   done
 }
@@ -207,7 +208,7 @@ cmd_bench_cluster() {
   # what the one edge does and the comparison would measure the knob. Set high for both unless given: the topologies'
   # own capacity is compared.
   export SECKILL_EDGE_ADMIT_RATE=${SECKILL_EDGE_ADMIT_RATE:-100000} SECKILL_EDGE_ADMIT_IN_FLIGHT=${SECKILL_EDGE_ADMIT_IN_FLIGHT:-4096}
-  command -v wrk > /dev/null && command -v redis-benchmark > /dev/null || cmd_install
+  if ! command -v wrk > /dev/null || ! command -v redis-benchmark > /dev/null; then cmd_install; fi
   use_jdk
   mkdir -p "$CACHE"
   bench_isolated_stack
@@ -219,7 +220,7 @@ cmd_bench_cluster() {
   # Reports of an earlier run must not stand in for a phase of this one that failed.
   rm -rf "$out/cluster" "$out/single" "$out/comparison.md" "$out/comparison.json"
   local t0=$SECONDS rc=0
-  ( bench_cluster_phase "$out/cluster" "${args[@]}" ) || rc=$?
+  in_cluster bench_cluster_phase "$out/cluster" "${args[@]}" || rc=$?
   # Stopped here, not by a trap in the phase's subshell (which did not stop it when the phase failed).
   if [ "$keep" != true ]; then say "stopping the bench cluster (--keep leaves it running)"; in_cluster cmd_down || rc=1; fi
   say "cluster phase took $((SECONDS - t0)) s"
@@ -232,12 +233,9 @@ cmd_bench_cluster() {
   return $rc
 }
 
-# Runs in a subshell: the cluster's functions and settings replace the single stack's there only.
+# Runs on the cluster (in_cluster: its settings there only).
 bench_cluster_phase() {
   local out=$1; shift
-  SCOPE=CLUSTER_
-  . "$HOME_DIR/bin/lib/cluster.sh"
-  configure
   bench_use_snapshots
   local n missing=false
   for n in "${NODES[@]}"; do live_pid "$n" > /dev/null || missing=true; done
@@ -251,13 +249,14 @@ bench_cluster_phase() {
   # The bench reads a single stack (the test kit's Stack): the cluster's load balancer is its edge, service-1 and
   # writer-1 its service and writer, and the Redis seed list puts its Redis client in cluster mode. The edges' own
   # counters are read from each edge directly (the load balancer does not pass /edge/*).
+  SECKILL_SERVICE_PORT=$(node_port service-1) SECKILL_ADMIN_PORT=$(node_port service-1 ADMIN_PORT)
+  SECKILL_WRITER_PORT=$(node_port writer-1) SECKILL_REDIS_PORT=$(node_port redis-1) SECKILL_KAFKA_PORT=$(node_port kafka-1)
+  SECKILL_KAFKA_CONTROLLER_PORT=$(node_port kafka-1 KAFKA_CONTROLLER_PORT)
+  SECKILL_REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis) SECKILL_BENCH_EDGES=$(joined "http://127.0.0.1:%s" edge)
   export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" \
     SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_DB_PASSWORD="$DB_PASSWORD" \
-    SECKILL_EDGE_PORT="$LB_PORT" SECKILL_SERVICE_PORT="$(node_port service-1)" \
-    SECKILL_ADMIN_PORT="$(node_port service-1 ADMIN_PORT)" SECKILL_WRITER_PORT="$(node_port writer-1)" \
-    SECKILL_REDIS_PORT="$(node_port redis-1)" SECKILL_DB_PORT="$DB_PORT" SECKILL_KAFKA_PORT="$(node_port kafka-1)" \
-    SECKILL_KAFKA_CONTROLLER_PORT="$(node_port kafka-1 KAFKA_CONTROLLER_PORT)" \
-    SECKILL_REDIS_NODES="$(joined "redis://127.0.0.1:%s" redis)" SECKILL_BENCH_EDGES="$(joined "http://127.0.0.1:%s" edge)"
+    SECKILL_EDGE_PORT="$LB_PORT" SECKILL_SERVICE_PORT SECKILL_ADMIN_PORT SECKILL_WRITER_PORT SECKILL_REDIS_PORT \
+    SECKILL_DB_PORT="$DB_PORT" SECKILL_KAFKA_PORT SECKILL_KAFKA_CONTROLLER_PORT SECKILL_REDIS_NODES SECKILL_BENCH_EDGES
   say "bench against the cluster in $RUN (load balancer :$LB_PORT)"
   local rc=0
   bench_main dev.seckill.bench.Bench --out "$out" "$@" || rc=$?

@@ -2,6 +2,7 @@
 # run, after HOME_DIR is set.
 
 # LOCAL_*, TEST_* and BENCH_* defaults: the one table of ports and settings, which the test kit reads too.
+# shellcheck source=../stack.env
 . "$HOME_DIR/bin/stack.env"
 
 die() { echo "seckill: $*" >&2; exit 1; }
@@ -11,9 +12,10 @@ say() { echo "seckill: $*" >&2; }
 find_jdk() {
   local candidates=() j v dir=${SECKILL_JVM_DIR:-/usr/lib/jvm}
   [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
-  for j in "$dir/temurin-25-jdk-amd64" $(ls -d "$dir"/*/ 2>/dev/null | sort -rV); do candidates+=("${j%/}"); done
+  for j in "$dir/temurin-25-jdk-amd64" $(printf '%s\n' "$dir"/*/ | sort -rV); do candidates+=("${j%/}"); done
   for j in "${candidates[@]}"; do
-    [ -x "$j/bin/java" ] && [ -f "$j/release" ] || continue
+    [ -x "$j/bin/java" ] || continue
+    [ -f "$j/release" ] || continue
     v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$j/release")
     if [ -n "$v" ] && [ "$v" -ge 21 ]; then echo "$j"; return 0; fi
   done
@@ -21,8 +23,12 @@ find_jdk() {
 }
 
 # Sets JAVA_HOME, JAVA and JAVA_FLAGS for a JDK 21+, or fails saying what to install.
+# JAVA and JAVA_FLAGS are its output, read where a JVM starts (components.sh, bench.sh, bin/seckill).
+# shellcheck disable=SC2034
 use_jdk() {
   local jvms
+  # The names go into a message for a human, as ls lists them.
+  # shellcheck disable=SC2012
   jvms=$(ls "${SECKILL_JVM_DIR:-/usr/lib/jvm}" 2>/dev/null | tr '\n' ' ')
   # One line, and what to install: Debian 12's apt has no JDK 21.
   JAVA_HOME=$(find_jdk) || die "no JDK 21+ found (JAVA_HOME ${JAVA_HOME:-unset}; ${SECKILL_JVM_DIR:-/usr/lib/jvm}: ${jvms:-empty}): Debian 12's apt has none; install Eclipse Temurin 21 or 25 (Adoptium's apt repository, apt-get install temurin-25-jdk) or unpack any JDK 21+ and set JAVA_HOME to it"
@@ -58,6 +64,8 @@ stack_settings() {
     var=SECKILL_$SCOPE$name def=${profile}_$name
     printf -v "$name" '%s' "${!var:-${!def}}"
   done
+  # NODES is read by components.sh and bin/seckill.
+  # shellcheck disable=SC2034
   if [ -n "$SCOPE" ]; then IFS=, read -r -a NODES <<< "$TOPOLOGY"; fi
 }
 

@@ -2,8 +2,9 @@
 # Every node keeps its data, pid file and log under $RUN/<node>/ and never uses system-wide paths (the single stack's
 # nodes are named after their kind: $RUN/redis, $RUN/service, ...). Each kind has <kind>_launch NODE (start the
 # process), <kind>_await NODE (wait until it is ready), <kind>_healthy NODE and <kind>_stop NODE, and may have
-# <kind>_after NODE... (once the launched nodes of the kind are ready: topics, users). bin/lib/cluster.sh replaces
-# the functions marked "cluster:" below for the cluster topology (--cluster).
+# <kind>_after NODE... (once the launched nodes of the kind are ready: topics, users). One definition serves both
+# topologies: bin/lib/cluster.sh sets the variables marked "cluster:" below for the cluster (--cluster), and adds
+# the functions only the cluster has.
 
 # The single stack's nodes in start order (cluster.sh sets its own).
 COMPONENTS=(redis db kafka service writer edge)
@@ -16,6 +17,8 @@ nodes_of() { local n; for n in "${NODES[@]}"; do [ "$(kind_of "$n")" = "$1" ] &&
 # the peer lists (joined "127.0.0.1:%s" kafka is the Kafka bootstrap list).
 joined() {
   local n out=""
+  # FORMAT is the caller's printf format, by design.
+  # shellcheck disable=SC2059
   for n in $(nodes_of "$2"); do out+="${out:+,}$(printf "$1" "$(node_port "$n" "${3:-}")")"; done
   echo "$out"
 }
@@ -50,10 +53,16 @@ log_of() {
 # Redis must not hang the probe.
 redis_cli_at() { local port=$1; shift; REDISCLI_AUTH="$REDIS_PASSWORD" timeout 5 redis-cli -h 127.0.0.1 -p "$port" "$@"; }
 redis_alive() { [ "$(redis_cli_at "$(node_port "$1")" ping 2>/dev/null)" = PONG ]; }
-redis_healthy() { redis_alive "$1"; }  # cluster: and the cluster is ok in the node's view
-redis_conf_extra() { :; }              # cluster: cluster mode
+redis_info() { redis_cli_at "$(node_port "$1")" cluster info 2>/dev/null | tr -d '\r'; }
+# cluster: true. The nodes run in cluster mode (cluster.sh's REDIS_NODE_TIMEOUT), a node is healthy only once the
+# cluster is ok in its view, and the services are given every node as a seed.
+REDIS_CLUSTER=false
+redis_healthy() { redis_alive "$1" && { [ "$REDIS_CLUSTER" = false ] || redis_info "$1" | grep -qx 'cluster_state:ok'; }; }
 # The config holds the password, so it is a file of mode 600, written at every start (a fault test deletes the
 # directory). AOF with fsync every second, as production would run it: a restart keeps stock and buyers.
+# In a cluster the bus port is set, not left at port + 10000, so every port of the cluster is a setting of
+# bin/stack.env; without full coverage a shard whose master is down does not stop the other shards (only its own
+# sales wait for the failover); masterauth lets a replica sync from its master.
 redis_conf() {
   cat <<EOF
 bind 127.0.0.1
@@ -66,7 +75,15 @@ appendfsync everysec
 protected-mode yes
 requirepass $REDIS_PASSWORD
 EOF
-  redis_conf_extra "$1"
+  [ "$REDIS_CLUSTER" = true ] || return 0
+  cat <<EOF
+cluster-enabled yes
+cluster-config-file nodes.conf
+cluster-node-timeout $REDIS_NODE_TIMEOUT
+cluster-port $(node_port "$1" REDIS_BUS_PORT)
+cluster-require-full-coverage no
+masterauth $REDIS_PASSWORD
+EOF
 }
 redis_launch() {
   mkdir -p "$RUN/$1"
@@ -96,6 +113,8 @@ innodb_flush_log_at_trx_commit=2
 max_connections=300
 EOF
 }
+# trace.sh passes arguments; db_after only stdin.
+# shellcheck disable=SC2120
 db_cli() { mariadb --no-defaults -S "$RUN/db/mariadb.sock" -uroot "$@"; }
 db_healthy() { mariadb-admin --no-defaults -S "$RUN/db/mariadb.sock" -uroot ping; }
 db_launch() {
@@ -145,40 +164,76 @@ kafka_jvm() {
     -Dkafka.logs.dir="$RUN/${1:-kafka}/logs" -cp "$(kafka_lib)/*")
 }
 kafka_java() { kafka_jvm "$KAFKA_TOOL_NODE"; "${KAFKA_JVM[@]}" "$@"; }
-# The node whose log directory the tools write to and the brokers' heap (cluster: three smaller ones).
+# The topology's Kafka. cluster: three voters with smaller heaps, every topic in three copies of which two must have
+# a record before it is acknowledged, the dead-letter topic partitioned like the orders topic.
+#   KAFKA_TOOL_NODE       the node whose log directory the tools write to
+#   KAFKA_HEAP            each broker's heap
+#   KAFKA_QUORUM          standalone: one node bootstraps a quorum of its own (formatted --standalone) and advertises
+#                         its controller for it; voters: the static voter list of every node, one cluster id for all
+#   KAFKA_COPIES          replication factor of the internal topics and ours
+#   KAFKA_IN_SYNC         replicas that must have a record (min.insync.replicas, and the internal topics' min.isr)
+#   KAFKA_DLT_PARTITIONS  the dead-letter topic's partitions (empty: as many as the orders topic)
+#   KAFKA_TOPIC_CONFIG    --config arguments our topics are created with
 KAFKA_TOOL_NODE=kafka
 KAFKA_HEAP=(-Xms512m -Xmx512m)
+KAFKA_QUORUM=standalone
+KAFKA_COPIES=1
+KAFKA_IN_SYNC=1
+KAFKA_DLT_PARTITIONS=1
+KAFKA_TOPIC_CONFIG=()
 kafka_bootstrap() { joined "127.0.0.1:%s" kafka; }
-# cluster: three voters, replicated internal topics, a broker fenced within the producers' delivery timeout
+# id@host:port of every controller; a node's id is its number.
+kafka_voters() {
+  local n out=""
+  for n in $(nodes_of kafka); do out+="${out:+,}$(node_index "$n")@127.0.0.1:$(node_port "$n" KAFKA_CONTROLLER_PORT)"; done
+  echo "$out"
+}
+# A node's server.properties; a line of the other quorum's expands to nothing and is dropped. Voters replicate, and a
+# dead one is fenced after broker.session.timeout.ms (3 s, heartbeats every 0.5 s) and its partitions get new
+# leaders: well inside the service's delivery timeout, so a send in flight is not lost to the default 9 s.
 kafka_props() {
-  cat <<EOF
+  local port ctl standalone="" voters=""
+  port=$(node_port "$1") ctl=$(node_port "$1" KAFKA_CONTROLLER_PORT)
+  if [ "$KAFKA_QUORUM" = voters ]; then voters=1; else standalone=1; fi
+  sed '/^$/d' <<EOF
 process.roles=broker,controller
-node.id=1
-controller.quorum.bootstrap.servers=127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+node.id=$(node_index "$1")
+${standalone:+controller.quorum.bootstrap.servers=127.0.0.1:$ctl}
+${voters:+controller.quorum.voters=$(kafka_voters)}
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctl
+advertised.listeners=PLAINTEXT://127.0.0.1:$port${standalone:+,CONTROLLER://127.0.0.1:$ctl}
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-log.dirs=$RUN/kafka/data
+log.dirs=$RUN/$1/data
 num.partitions=$KAFKA_PARTITIONS
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+${voters:+default.replication.factor=$KAFKA_COPIES}
+${voters:+min.insync.replicas=$KAFKA_IN_SYNC}
+${voters:+unclean.leader.election.enable=false}
+offsets.topic.replication.factor=$KAFKA_COPIES
+transaction.state.log.replication.factor=$KAFKA_COPIES
+transaction.state.log.min.isr=$KAFKA_IN_SYNC
+share.coordinator.state.topic.replication.factor=$KAFKA_COPIES
+share.coordinator.state.topic.min.isr=$KAFKA_IN_SYNC
+${voters:+broker.session.timeout.ms=3000}
+${voters:+broker.heartbeat.interval.ms=500}
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 EOF
 }
-# cluster: one cluster id shared by the three nodes
+# A standalone node makes a cluster id of its own; voters share one, made once into the run directory.
 kafka_format() {
-  kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --standalone \
-    --cluster-id "$(kafka_java kafka.tools.StorageTool random-uuid)"
+  if [ "$KAFKA_QUORUM" = standalone ]; then
+    kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --standalone \
+      --cluster-id "$(kafka_java kafka.tools.StorageTool random-uuid)"
+    return
+  fi
+  mkdir -p "$RUN/$KAFKA_TOOL_NODE"
+  [ -s "$RUN/kafka-cluster-id" ] || kafka_java kafka.tools.StorageTool random-uuid > "$RUN/kafka-cluster-id"
+  kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --cluster-id "$(cat "$RUN/kafka-cluster-id")"
 }
-# The topics as name:partitions, and the replication they are created with (cluster: three copies, two in sync).
-kafka_topics() { echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:1"; }
-KAFKA_TOPIC_ARGS=(--replication-factor 1)
+# The topics as name:partitions.
+kafka_topics() { echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:${KAFKA_DLT_PARTITIONS:-$KAFKA_PARTITIONS}"; }
 kafka_healthy() { grep -q "Kafka Server started" "$(log_of "$1")" 2>/dev/null && port_in_use "$(node_port "$1")"; }
 kafka_launch() {
   kafka_fetch
@@ -199,7 +254,8 @@ kafka_after() {
   local t
   for t in $(kafka_topics); do
     kafka_java org.apache.kafka.tools.TopicCommand --bootstrap-server "$(kafka_bootstrap)" --create --if-not-exists \
-      --topic "${t%%:*}" --partitions "${t##*:}" "${KAFKA_TOPIC_ARGS[@]}" >> "$RUN/$KAFKA_TOOL_NODE/topics.log" 2>&1 \
+      --topic "${t%%:*}" --partitions "${t##*:}" --replication-factor "$KAFKA_COPIES" \
+      ${KAFKA_TOPIC_CONFIG[@]+"${KAFKA_TOPIC_CONFIG[@]}"} >> "$RUN/$KAFKA_TOOL_NODE/topics.log" 2>&1 \
       || die "kafka failed to create topic ${t%%:*}: see $RUN/$KAFKA_TOOL_NODE/topics.log"
   done
 }
@@ -209,9 +265,11 @@ kafka_stop() { stop_pid "$1" TERM 30; }
 # Their settings and secrets go in through the environment (exported in the subshell that spawns them), never on a
 # command line. -Dseckill.run marks the JVM as this node of this stack (component_marks); it is no config key (the
 # services read system properties as configuration, so seckill.node would be one).
+# java_env NODE: what both read. Call it in that subshell: SERVER_PORT, ADMIN_PORT are set for the node there.
 java_env() {
-  export KAFKA_BOOTSTRAP="$(kafka_bootstrap)" DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill \
-    DB_PASSWORD="$DB_PASSWORD"
+  KAFKA_BOOTSTRAP=$(kafka_bootstrap) SERVER_PORT=$(node_port "$1")
+  export KAFKA_BOOTSTRAP DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill DB_PASSWORD="$DB_PASSWORD" \
+    SERVER_PORT
 }
 # java_spawn NODE JAR HEAP...: the JVM of a service or writer node.
 java_spawn() {
@@ -219,24 +277,37 @@ java_spawn() {
   spawn "$node" "$(log_of "$node")" "$JAVA" "${JAVA_FLAGS[@]}" -Dseckill.run="$RUN/$node" "$@" \
     -jar "$jar"
 }
-service_jar() { echo "$HOME_DIR/helidon-app/target/helidon-app.jar"; }
-writer_jar() { echo "$HOME_DIR/kafka-consumer/target/kafka-consumer.jar"; }
+# The jars the service and writer nodes run: the checkout's, or (JAR_COPIES=true, bench_use_snapshots) the copies
+# bin/lib/bench.sh took into the run directory (bench_snapshot_jar NAME MODULE: $RUN/jars/NAME/MODULE.jar).
+JAR_COPIES=false
+# node_jar NAME MODULE
+node_jar() { if [ "$JAR_COPIES" = true ]; then echo "$RUN/jars/$1/$2.jar"; else echo "$HOME_DIR/$2/target/$2.jar"; fi; }
+service_jar() { node_jar service helidon-app; }
+writer_jar() { node_jar writer kafka-consumer; }
+# service_env NODE: java_env and the service's own. A unit that comes back (compensation, reconcile) clears the
+# sold-out flag on every edge (SECKILL_EDGE_ADMIN).
+service_env() {
+  java_env "$1"
+  ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(joined "http://127.0.0.1:%s" edge)
+  export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
+    SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN"
+  # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
+  # 202 only once its reservation reached a replica: a master that dies right after the script cannot take an
+  # acknowledged unit with it.
+  if [ "$REDIS_CLUSTER" = true ]; then
+    REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis)
+    export REDIS_NODES REDIS_REPLICA_ACKS=1
+  fi
+  # A numbered node (service-1, service-2) takes its number as its order-id node, so the instances' ids stay apart;
+  # the single stack's service draws one from a Redis counter.
+  case $1 in *-[0-9]*) SECKILL_NODE=$(node_index "$1"); export SECKILL_NODE ;; esac
+}
 # The detailed health is on the service's internal listener (the admin port) only.
 service_healthy() { http_ok "http://127.0.0.1:$(node_port "$1" ADMIN_PORT)/observe/health"; }
-service_env() { :; }  # cluster: the Redis seed nodes, the replica acknowledgement, an order-id node per instance
 service_launch() {
   [ -f "$(service_jar)" ] || die "service jar missing: run bin/seckill build"
   mkdir -p "$RUN/$1"
-  (
-    java_env
-    # A unit that comes back (compensation, reconcile) clears the sold-out flag on every edge.
-    export SERVER_PORT="$(node_port "$1")" ADMIN_PORT="$(node_port "$1" ADMIN_PORT)" \
-      REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
-      SECKILL_EDGE_ADMIN="$(joined "http://127.0.0.1:%s" edge)" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" \
-      SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN"
-    service_env "$1"
-    java_spawn "$1" "$(service_jar)" -Xms128m -Xmx384m
-  )
+  ( service_env "$1"; java_spawn "$1" "$(service_jar)" -Xms128m -Xmx384m )
 }
 service_await() { wait_for "$1" 120 "$(log_of "$1")" service_healthy "$1"; }
 service_stop() { stop_pid "$1" TERM 20; }
@@ -244,11 +315,7 @@ writer_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/observe/health"; 
 writer_launch() {
   [ -f "$(writer_jar)" ] || die "writer jar missing: run bin/seckill build"
   mkdir -p "$RUN/$1"
-  (
-    java_env
-    export SERVER_PORT="$(node_port "$1")"
-    java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m
-  )
+  ( java_env "$1"; java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m )
 }
 writer_await() { wait_for "$1" 120 "$(log_of "$1")" writer_healthy "$1"; }
 writer_stop() { stop_pid "$1" TERM 20; }

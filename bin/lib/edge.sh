@@ -5,6 +5,8 @@
 # every one is validated here so a typo fails the start or reload with a clear message.
 
 # Only these variables are substituted: nginx's own $variables in the templates are left alone.
+# They are envsubst's to expand, not the shell's.
+# shellcheck disable=SC2016
 EDGE_VARS='${EDGE_LOAD_MODULES} ${SECKILL_EDGE_PORT} ${SECKILL_EDGE_LISTEN} ${SECKILL_EDGE_WORKERS} ${SECKILL_EDGE_BURST}
 ${SECKILL_EDGE_READ_BURST} ${SECKILL_EDGE_ORDER_BURST} ${SECKILL_EDGE_LOGIN_BURST} ${SECKILL_EDGE_CONN_PER_IP}
 ${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIMEOUT} ${SECKILL_EDGE_READ_TIMEOUT}
@@ -149,13 +151,14 @@ edge_settings() {
 # RUN_DIR/conf, so a bad knob on reload leaves the running (and the next) config intact. The edge and the cluster's
 # load balancer (bin/lib/lb.sh) are rendered alike.
 nginx_render() {
-  local what=$1 home=$2 run=$3 vars=$4 nginx=$5 new="$3/conf.new" f
+  local what=$1 home=$2 run=$3 vars=$4 nginx=$5 new="$3/conf.new" f out
   rm -rf "$new"
   mkdir -p "$new/conf.d" "$run"/{logs,tmp,cache}
   envsubst "$vars" < "$home/nginx.conf" > "$new/nginx.conf"
   for f in "$home"/conf.d/*.conf; do
     [ -e "$f" ] || continue
-    envsubst "$vars" < "$f" > "$new/conf.d/$(basename "$f")"
+    out="$new/conf.d/${f##*/}"
+    envsubst "$vars" < "$f" > "$out"
   done
   "$nginx" -t -q -p "$run" -c "$new/nginx.conf" 2> "$run/logs/configtest.log" \
     || die "$what config is invalid: see $run/logs/configtest.log (rendered in $new)"
@@ -168,7 +171,14 @@ edge_render() {
   edge_settings "$1"
   nginx_render "$1" "$EDGE_HOME" "$EDGE_RUN" "$EDGE_VARS" "$SECKILL_EDGE_NGINX"
 }
-edge_env() { :; }  # cluster: both services upstream, the load balancer trusted
+# cluster: true. Each edge then balances over every service of the stack and believes X-Forwarded-For from the
+# addresses of the stack's EDGE_TRUSTED_PROXIES setting only (the load balancer), whatever the environment says.
+EDGE_ALL_SERVICES=false
+edge_env() {
+  [ "$EDGE_ALL_SERVICES" = true ] || return 0
+  SECKILL_EDGE_UPSTREAM=$(joined "127.0.0.1:%s" service)
+  export SECKILL_EDGE_UPSTREAM SECKILL_EDGE_TRUSTED_PROXIES="$EDGE_TRUSTED_PROXIES"
+}
 edge_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/edge/health"; }
 edge_launch() {
   edge_env "$1"
@@ -199,6 +209,7 @@ edge_stop() { stop_pid "$1" QUIT 20; }
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   HOME_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  # shellcheck source=common.sh
   . "$HOME_DIR/bin/lib/common.sh"
   stack_settings
   case ${1:-} in

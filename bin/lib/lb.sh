@@ -7,6 +7,8 @@
 #   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (15s: above the edges' own 10s, so the edge answers a
 #   slow service itself), SECKILL_LB_FAIL_TIMEOUT (5s an unreachable edge is left out), SECKILL_LB_NGINX (nginx).
 
+# They are envsubst's to expand, not the shell's.
+# shellcheck disable=SC2016
 LB_VARS='${LB_USER_DIRECTIVE} ${LB_RUN} ${LB_REAL_IP} ${LB_UPSTREAM_SERVERS} ${SECKILL_LB_WORKERS} ${SECKILL_LB_LISTEN}
 ${SECKILL_LB_PORT} ${SECKILL_LB_KEEPALIVE} ${SECKILL_LB_CONNECT_TIMEOUT} ${SECKILL_LB_READ_TIMEOUT}'
 

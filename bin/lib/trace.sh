@@ -12,6 +12,8 @@
 # The jq program that turns one log line into a step, or nothing: the edge's lines and the JSON lines of the Java
 # nodes (logback's JsonEncoder: timestamp in epoch ms, the ids in kvpList) that name $rid or $oid. A step is
 # {ms, stage, node, text, rid, oid}. Lines that are not JSON (a JVM's own warnings) are skipped.
+# jq's variables, not the shell's.
+# shellcheck disable=SC2016
 TRACE_JQ='
   def kv: (.kvpList // []) | add // {};
   def hit($r; $o): ($r != "" and .rid == $r) or ($o != "" and .oid == $o);
@@ -109,8 +111,8 @@ trace_a_written_order() {
     2> /dev/null) || { say "no order to trace: the database did not answer"; return 0; }
   [ -n "$oid" ] || { say "no order to trace: no row was written"; return 0; }
   # The edge flushes its purchase log once a second: ask again (a few times) until its step is there.
-  local out="" tries
-  for tries in 1 2 3 4 5 6; do
+  local out="" _
+  for _ in 1 2 3 4 5 6; do
     out=$( (cmd_trace "$oid") 2>&1) && grep -q '  edge ' <<< "$out" && break
     sleep 0.5
   done

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.redis.Keys;
-import dev.seckill.redis.StackRedis;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class ReconcileIT {
 
     @BeforeAll
     static void connect() {
-        redis = StackRedis.connect();
+        redis = StackRedis.connect(RedisClients::connect);
     }
 
     @AfterAll

@@ -1,6 +1,7 @@
 package dev.seckill.app;
 
 import dev.seckill.testkit.ApiContract;
+import dev.seckill.testkit.RawHttp;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.webserver.WebServer;
@@ -12,7 +13,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -43,14 +43,14 @@ class OpenApiTest {
     }
 
     @Test
-    void bothListenersServeTheRepositoryDocumentAsYamlAndAsJson() throws IOException {
+    void bothListenersServeTheRepositoryDocumentAsYamlAndAsJson() {
         JsonNode expected = ApiContract.get().document();
         assertEquals("3.1.0", expected.path("openapi").asString(), "the repository's document is OpenAPI 3.1.0");
         for (int port : new int[] {publicPort, adminPort}) {
             RawHttp.Answer yaml = RawHttp.send(port, "GET", "/openapi");
             assertEquals(200, yaml.status(), yaml.head());
             assertEquals(expected, YAMLMapper.builder().build().readTree(yaml.body()), "served YAML on " + port);
-            RawHttp.Answer json = RawHttp.send(port, "GET", "/openapi", "Accept: application/json");
+            RawHttp.Answer json = RawHttp.send(port, "GET", "/openapi", "Accept", "application/json");
             assertEquals(200, json.status(), json.head());
             assertEquals(expected, JsonMapper.builder().build().readTree(json.body()), "served JSON on " + port);
         }

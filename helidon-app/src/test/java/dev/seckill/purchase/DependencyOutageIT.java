@@ -1,9 +1,10 @@
 package dev.seckill.purchase;
 
 import dev.seckill.redis.Keys;
-import dev.seckill.redis.StackRedis;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.StackRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +41,7 @@ class DependencyOutageIT {
 
     @BeforeAll
     static void connect() {
-        redis = StackRedis.connect();
+        redis = StackRedis.connect(RedisClients::connect);
     }
 
     @AfterAll

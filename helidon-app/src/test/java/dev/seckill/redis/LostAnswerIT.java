@@ -6,6 +6,7 @@ import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.purchase.RedisStockReserver;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
+import dev.seckill.testkit.StackRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class LostAnswerIT {
 
     @BeforeAll
     void connect() {
-        redis = StackRedis.connect();
+        redis = StackRedis.connect(RedisClients::connect);
         ScriptRunner scripts = new ScriptRunner(losingAnswers(redis));
         scripts.loadAll();
         stock = new SaleStock(redis, new ScriptRunner(redis));

@@ -6,6 +6,7 @@ import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
 import dev.seckill.sale.UnitReturn;
+import dev.seckill.testkit.StackRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class ReleaseScriptIT {
 
     @BeforeAll
     static void connect() {
-        redis = StackRedis.connect();
+        redis = StackRedis.connect(RedisClients::connect);
         ScriptRunner scripts = new ScriptRunner(redis);
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);

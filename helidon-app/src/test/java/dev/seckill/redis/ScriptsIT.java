@@ -1,5 +1,6 @@
 package dev.seckill.redis;
 
+import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
 /** The scripts' contract on the stack's Redis. */
@@ -7,6 +8,6 @@ class ScriptsIT extends ScriptContract {
 
     @Override
     RedissonClient connect() {
-        return StackRedis.connect();
+        return StackRedis.connect(RedisClients::connect);
     }
 }

@@ -5,13 +5,10 @@ import dev.seckill.redis.RedisClients;
 import dev.seckill.system.reliability.FaultScenario;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.RedisCluster;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
-import org.redisson.api.RedissonClient;
+import dev.seckill.testkit.StackRedis;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The cluster as a place for the fault scenarios: crowds through the load balancer, operators on the first service's
@@ -24,16 +21,9 @@ final class ClusterSite {
     }
 
     static FaultScenario.Site of(ClusterStack cluster) {
-        return new FaultScenario.Site(cluster, saleId -> masterClient(cluster, saleId),
+        return new FaultScenario.Site(cluster,
+                saleId -> StackRedis.master(cluster, Keys.stock(saleId), RedisClients::connect),
                 saleId -> onlyOnItsMaster(cluster, saleId), () -> cluster.seckill(ClusterStack.NODE_OP, "up"));
-    }
-
-    /** Redisson on the node that masters the sale's slot now (a single-server client: the slot's keys are there). */
-    static RedissonClient masterClient(ClusterStack cluster, long saleId) {
-        String master = cluster.redis().masterOf(Keys.stock(saleId))
-                .orElseThrow(() -> new AssertionError("no master serves the slot of sale " + saleId));
-        return RedisClients.create(Config.just(ConfigSources.create(Map.of(
-                "address", "redis://127.0.0.1:" + cluster.port(master), "password", cluster.redisPassword()))));
     }
 
     /** Violations: the slot's master lacks the sale's keys, or another master holds keys of that slot. */

@@ -1,6 +1,7 @@
 package dev.seckill.system.edge;
 
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

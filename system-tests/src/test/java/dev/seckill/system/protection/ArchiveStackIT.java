@@ -1,10 +1,11 @@
 package dev.seckill.system.protection;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.bench.StackRedis;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.StackRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class ArchiveStackIT {
     @BeforeAll
     static void shortSettings() {
         svc.stack.seckill(SHORT, STACK_OP, "restart", "service");
-        redis = StackRedis.connect(svc.stack);
+        redis = StackRedis.connect(svc.stack, RedisClients::connect);
     }
 
     @AfterAll

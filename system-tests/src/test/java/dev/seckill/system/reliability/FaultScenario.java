@@ -1,9 +1,10 @@
 package dev.seckill.system.reliability;
 
 import dev.seckill.bench.Invariants;
-import dev.seckill.bench.StackRedis;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
 import dev.seckill.testkit.Topology;
 import org.redisson.api.RedissonClient;
 
@@ -60,7 +61,7 @@ public final class FaultScenario {
     /** The single stack that bin/seckill test started. */
     static Site singleStack() {
         Stack stack = Stack.get();
-        return new Site(stack, saleId -> StackRedis.connect(stack), saleId -> List.of(),
+        return new Site(stack, saleId -> StackRedis.connect(stack, RedisClients::connect), saleId -> List.of(),
                 () -> stack.seckill(STACK_OP, "up"));
     }
 

@@ -1,6 +1,6 @@
 package dev.seckill.system.security;
 
-import dev.seckill.system.edge.RawHttp;
+import dev.seckill.testkit.RawHttp;
 
 import java.util.ArrayList;
 import java.util.List;
