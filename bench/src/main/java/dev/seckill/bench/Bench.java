@@ -1,6 +1,9 @@
 package dev.seckill.bench;
 
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
 import java.io.IOException;
@@ -58,7 +61,7 @@ public final class Bench {
     public static Outcome run(Stack stack, BenchOptions o) throws Exception {
         Machine machine = Machine.now();
         Admin admin = new Admin(stack);
-        RedissonClient redis = StackRedis.connect(stack);
+        RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         Profiling profiling = null;
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250));
              Connection db = stack.db()) {
@@ -89,7 +92,7 @@ public final class Bench {
                 // Every user of the crowd tried; the stock must be sold to exactly min(stock, users who got an answer).
                 long shoppers = sale.attempts().stream().filter(a -> a.status() != 0).mapToLong(Attempt::userId)
                         .distinct().count();
-                RedissonClient saleRedis = StackRedis.forSale(stack, sale.saleId());
+                RedissonClient saleRedis = StackRedis.forKey(stack, Keys.stock(sale.saleId()), RedisClients::connect);
                 try {
                     raw.add(Invariants.check(db, saleRedis, sale.saleId(), sale.attempts(), shoppers));
                 } finally {

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
 import java.io.IOException;
@@ -100,7 +103,7 @@ public final class HotSale {
         }
         int reconciled = admin.reconcileAfterUndecided(sale, attempts);
         Invariants.Report check;
-        RedissonClient redis = StackRedis.forSale(stack, sale);
+        RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
         try (Connection db = stack.db()) {
             check = Invariants.check(db, redis, sale, attempts);
         } finally {

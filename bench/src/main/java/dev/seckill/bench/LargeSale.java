@@ -1,6 +1,9 @@
 package dev.seckill.bench;
 
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
 import org.HdrHistogram.Histogram;
 import org.redisson.api.RedissonClient;
 
@@ -67,7 +70,7 @@ final class LargeSale {
         }
         int reconciled = admin.reconcileAfterUndecided(sale, attempts);
         Invariants.Report check;
-        RedissonClient redis = StackRedis.forSale(stack, sale);
+        RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
         try (Connection db = stack.db()) {
             check = Invariants.check(db, redis, sale, attempts);
         } finally {
