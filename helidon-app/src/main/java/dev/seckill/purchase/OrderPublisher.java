@@ -120,9 +120,7 @@ public final class OrderPublisher implements AutoCloseable {
      * @throws DependencyUnavailable when Kafka did not acknowledge it
      */
     public Delivery publish(OrderEvent event, String requestId) {
-        Delivery[] delivered = new Delivery[1];
-        breaker.record(() -> delivered[0] = send(event, requestId));
-        return delivered[0];
+        return breaker.record(() -> send(event, requestId));
     }
 
     private Delivery send(OrderEvent event, String requestId) {
