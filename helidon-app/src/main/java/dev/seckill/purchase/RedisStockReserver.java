@@ -118,7 +118,7 @@ public final class RedisStockReserver implements StockReserver {
         for (int i = 0; i < attempts.size(); i++) {
             Attempt attempt = attempts.get(i);
             try {
-                decisions.add(Decision.of(outcome(attempt.sale(), attempt.orderId(), reply.subList(2 * i, 2 * i + 2))));
+                decisions.add(Decision.of(PurchaseCode.outcome(attempt.sale(), attempt.orderId(), reply.subList(2 * i, 2 * i + 2))));
             } catch (RuntimeException e) {
                 decisions.add(Decision.failed(e));
             }
@@ -216,30 +216,6 @@ public final class RedisStockReserver implements StockReserver {
             throw new ReservationNotReplicated(saleId, orderId, "it reached " + replicas + " of the "
                     + acks.required() + " replicas it needs in time");
         }
-    }
-
-    /** The one mapping of purchase.lua's {code, data} reply, in the order of the script's header. */
-    static PurchaseOutcome outcome(Sale sale, long orderId, List<Object> reply) {
-        long code = ((Number) reply.get(0)).longValue();
-        Object data = reply.get(1);
-        return switch (Math.toIntExact(code)) {
-            case 0 -> new PurchaseOutcome.Queued(Long.toString(orderId));
-            // Our own order id: the client retried a script that had run (its answer was lost), so it is ours.
-            case 1 -> data.toString().equals(Long.toString(orderId)) ? new PurchaseOutcome.Queued(Long.toString(orderId))
-                    : new PurchaseOutcome.AlreadyPurchased(data.toString());
-            case 2 -> new PurchaseOutcome.SoldOut(false);
-            case 3 -> new PurchaseOutcome.NotStarted(sale.startsAt(), ((Number) data).longValue());
-            case 4 -> new PurchaseOutcome.SaleEnded();
-            case 5 -> new PurchaseOutcome.RateLimited(((Number) data).longValue());
-            // The buyer's unit is still held for an order whose send failed: queue that order again, same id.
-            case 6 -> new PurchaseOutcome.Queued(data.toString());
-            // Sold out but for units held by failed sends: they come back, so 503 and no sold-out flag.
-            case 7 -> throw new UnitsHeld(sale.id(), ((Number) data).longValue());
-            // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
-            case -1 -> throw new DependencyUnavailable("the Redis keys of sale " + sale.id() + " are missing; "
-                    + "reconcile rebuilds them");
-            default -> throw new IllegalStateException("purchase.lua returned unknown code " + code);
-        };
     }
 
     @Override
