@@ -42,11 +42,13 @@ import dev.seckill.purchase.PurchaseMetrics;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.purchase.Resender;
 import dev.seckill.purchase.UnsentSales;
 import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
+import dev.seckill.purchase.UnitLedger;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.ScriptRunner;
@@ -116,20 +118,23 @@ final class Wiring implements AutoCloseable {
                 config.get("redis.coalesce-max").asInt().orElse(RedisStockReserver.DEFAULT_COALESCE_MAX), metrics::batch);
         // An ended sale answers before any breaker; Kafka's breaker refuses before Redis takes a unit.
         StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
+        // Behind no breaker: giving a unit back and recording a send's fate follow a reservation, so Redis answered
+        // a moment ago.
+        UnitLedger ledger = new RedisUnitLedger(scripts);
         // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.
         SoldOutFlags soldOut = new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L));
         Reopener reopener = new Reopener(soldOut,
                 new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry));
         UnsentSales unsentSales = new UnsentSales();
-        Purchaser purchaser = new Purchaser(guarded, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
+        Purchaser purchaser = new Purchaser(guarded, ledger, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
                 reopener, metrics, unsentSales, clock);
         AutoCloseable resender = startResender(app.get("resend"),
-                new Resender(unsentSales, stock::unsentSends, catalog::find, reserver, publisher, clock,
+                new Resender(unsentSales, stock::unsentSends, catalog::find, ledger, publisher, clock,
                         Duration.ofMillis(app.get("resend.after-ms").asLong().orElse(1000L))));
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
                 config.get("kafka.writer-group").asString().orElse("seckill-writer"));
-        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, reopener, lag, clock,
+        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, ledger, reopener, lag, clock,
                 delivery);
         Duration grace = Duration.ofSeconds(app.get("reconcile.grace-seconds").asLong().orElse(30L));
         if (grace.compareTo(reconciler.minGrace()) < 0) {

@@ -15,9 +15,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The stock in Redis: purchase.lua reserves units (for several buyers of a sale at once when {@link SaleBatches}
- * coalesces them), compensate.lua gives one back, unsent.lua and sent.lua keep the record of an order whose send
- * failed. With {@link ReplicaAcks} wanted, a reservation counts only once enough
- * replicas hold it (confirm.lua and WAIT).
+ * coalesces them). With {@link ReplicaAcks} wanted, a reservation counts only once enough replicas hold it
+ * (confirm.lua and WAIT). Giving a unit back and the record of failed sends are the {@link RedisUnitLedger}'s.
  */
 public final class RedisStockReserver implements StockReserver {
 
@@ -215,35 +214,6 @@ public final class RedisStockReserver implements StockReserver {
         if (!acks.satisfiedBy(replicas)) {
             throw new ReservationNotReplicated(saleId, orderId, "it reached " + replicas + " of the "
                     + acks.required() + " replicas it needs in time");
-        }
-    }
-
-    @Override
-    public long compensate(long saleId, long userId, long orderId, long sentBeforeMillis) {
-        try {
-            return scripts.number(Script.COMPENSATE, Keys.compensate(saleId), Long.toString(userId),
-                    Long.toString(orderId), Long.toString(sentBeforeMillis));
-        } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run compensate.lua for sale " + saleId, e);
-        }
-    }
-
-    @Override
-    public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
-        try {
-            return 1 == scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId), Long.toString(orderId),
-                    Long.toString(sentAtMillis));
-        } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run unsent.lua for sale " + saleId, e);
-        }
-    }
-
-    @Override
-    public void sent(long saleId, long userId, long orderId) {
-        try {
-            scripts.number(Script.SENT, Keys.sent(saleId), Long.toString(userId), Long.toString(orderId));
-        } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run sent.lua for sale " + saleId, e);
         }
     }
 }

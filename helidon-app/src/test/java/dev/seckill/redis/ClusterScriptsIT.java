@@ -140,7 +140,7 @@ class ClusterScriptsIT extends ScriptContract {
         MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
                 new ByteArraySerializer());
         SoldOutFlags flags = new SoldOutFlags(clock, 1000);
-        Purchaser purchaser = new Purchaser(demanding,
+        Purchaser purchaser = new Purchaser(demanding, ledger,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)),
                 new PurchaseMetrics(registry), new UnsentSales(), clock);

@@ -4,6 +4,7 @@ import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.purchase.UnitsHeld;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
@@ -44,6 +45,7 @@ abstract class ScriptContract {
     ScriptRunner scripts;
     SaleStock stock;
     RedisStockReserver reserver;
+    RedisUnitLedger ledger;
 
     /** The Redis to run the scripts on. */
     abstract RedissonClient connect();
@@ -55,6 +57,7 @@ abstract class ScriptContract {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
+        ledger = new RedisUnitLedger(scripts);
     }
 
     @AfterAll
@@ -212,7 +215,7 @@ abstract class ScriptContract {
     void aBatchWithAHeldUnitAnswersResendToItsBuyerAndHeldToOthersOnceTheStockIsGone() {
         Sale sale = preheated(2);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
         List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 20, 7, 701, START + 20, 2, 102, START + 20);
         assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get(), "the last free unit");
         assertEquals(new PurchaseOutcome.Queued("700"), d.get(1).get(), "RESEND of the held order");
@@ -235,12 +238,12 @@ abstract class ScriptContract {
         Sale sale = preheated(1);
         long id = sale.id();
         reserver.reserve(sale, 1, 101, START + 1);
-        assertEquals(-1, reserver.compensate(id, 1, 999, Long.MAX_VALUE), "another order id changes nothing");
+        assertEquals(-1, ledger.compensate(id, 1, 999, Long.MAX_VALUE), "another order id changes nothing");
         assertEquals(0L, stock.remaining(id));
-        assertEquals(1, reserver.compensate(id, 1, 101, Long.MAX_VALUE));
+        assertEquals(1, ledger.compensate(id, 1, 101, Long.MAX_VALUE));
         assertEquals(1L, stock.remaining(id));
         assertNull(redis.getMap(Keys.buyers(id)).get("1"));
-        assertEquals(-1, reserver.compensate(id, 1, 101, Long.MAX_VALUE), "a second compensation changes nothing");
+        assertEquals(-1, ledger.compensate(id, 1, 101, Long.MAX_VALUE), "a second compensation changes nothing");
         assertEquals(1L, stock.remaining(id));
     }
 
@@ -249,11 +252,11 @@ abstract class ScriptContract {
         Sale sale = preheated(1);
         long id = sale.id();
         reserver.reserve(sale, 1, 101, START + 1);
-        reserver.unsent(id, 1, 101, START + 50);
-        assertEquals(-2, reserver.compensate(id, 1, 101, START + 50), "a send began at the cut-off: the unit stays");
+        ledger.unsent(id, 1, 101, START + 50);
+        assertEquals(-2, ledger.compensate(id, 1, 101, START + 50), "a send began at the cut-off: the unit stays");
         assertEquals(0L, stock.remaining(id));
         assertEquals("101", redis.getMap(Keys.buyers(id)).get("1"));
-        assertEquals(1, reserver.compensate(id, 1, 101, START + 51));
+        assertEquals(1, ledger.compensate(id, 1, 101, START + 51));
         assertNull(redis.getMap(Keys.unsent(id)).get("1"), "no unsent entry outlives its reservation");
         assertEquals(1L, stock.remaining(id));
     }
@@ -262,7 +265,7 @@ abstract class ScriptContract {
     void purchaseAnswersResendForABuyerWhoseSendFailedAndRefreshesTheSendTime() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
         assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 2_000),
                 "RESEND: the same order, queued again");
         assertEquals("700:" + (START + 2_000), redis.getMap(Keys.unsent(sale.id())).get("7"));
@@ -274,11 +277,11 @@ abstract class ScriptContract {
     void noStockWhileAUnitWaitsForItsResendIsNotSoldOutUntilThatSendIsSettled() {
         Sale sale = preheated(1);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
         assertThrows(DependencyUnavailable.class, () -> reserver.reserve(sale, 8, 800, START + 20),
                 "HELD: the unit may come back, so no SOLD_OUT (which would set the flags)");
         assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 30));
-        reserver.sent(sale.id(), 7, 700);
+        ledger.sent(sale.id(), 7, 700);
         assertEquals(new PurchaseOutcome.SoldOut(false), reserver.reserve(sale, 8, 800, START + 40));
     }
 
@@ -295,11 +298,11 @@ abstract class ScriptContract {
     void unsentRecordsTheFailedSendOnlyWhileTheBuyerHoldsThatOrderAndKeepsTheNewestTime() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 999, START + 10);
-        reserver.unsent(sale.id(), 8, 800, START + 10);
+        ledger.unsent(sale.id(), 7, 999, START + 10);
+        ledger.unsent(sale.id(), 8, 800, START + 10);
         assertTrue(redis.getMap(Keys.unsent(sale.id())).isEmpty(), "no entry for an order no buyer holds");
-        reserver.unsent(sale.id(), 7, 700, START + 30);
-        reserver.unsent(sale.id(), 7, 700, START + 20);
+        ledger.unsent(sale.id(), 7, 700, START + 30);
+        ledger.unsent(sale.id(), 7, 700, START + 20);
         assertEquals("700:" + (START + 30), redis.getMap(Keys.unsent(sale.id())).get("7"),
                 "a slower attempt's failure does not set the time back");
     }
@@ -308,10 +311,10 @@ abstract class ScriptContract {
     void sentForgetsOnlyTheEntryOfThatOrder() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
-        reserver.sent(sale.id(), 7, 699);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
+        ledger.sent(sale.id(), 7, 699);
         assertEquals("700:" + (START + 10), redis.getMap(Keys.unsent(sale.id())).get("7"));
-        reserver.sent(sale.id(), 7, 700);
+        ledger.sent(sale.id(), 7, 700);
         assertNull(redis.getMap(Keys.unsent(sale.id())).get("7"));
         assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), reserver.reserve(sale, 7, 701, START + 20),
                 "once sent, a retry is told its order");
