@@ -1,6 +1,8 @@
 package dev.seckill.redis;
 
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.purchase.Attempt;
+import dev.seckill.purchase.Decision;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.purchase.RedisStockReserver;
@@ -148,10 +150,10 @@ abstract class ScriptContract {
     }
 
     /** One purchase.lua call for these attempts (userId, orderId, now) of one sale: each one's outcome or failure. */
-    private List<RedisStockReserver.Decision> batch(Sale sale, long... userOrderNow) {
-        List<RedisStockReserver.Attempt> attempts = new ArrayList<>();
+    private List<Decision> batch(Sale sale, long... userOrderNow) {
+        List<Attempt> attempts = new ArrayList<>();
         for (int i = 0; i < userOrderNow.length; i += 3) {
-            attempts.add(new RedisStockReserver.Attempt(sale, userOrderNow[i], userOrderNow[i + 1], userOrderNow[i + 2]));
+            attempts.add(new Attempt(sale, userOrderNow[i], userOrderNow[i + 1], userOrderNow[i + 2]));
         }
         return reserver.decide(attempts);
     }
@@ -159,11 +161,11 @@ abstract class ScriptContract {
     @Test
     void aBatchDecidesEachBuyerInOrderAndSellsOutMidBatch() {
         Sale sale = preheated(2);
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 1, 2, 102, START + 1, 3, 103, START + 1,
+        List<Decision> d = batch(sale, 1, 101, START + 1, 2, 102, START + 1, 3, 103, START + 1,
                 4, 104, START + 1);
         assertEquals(List.of(new PurchaseOutcome.Queued("101"), new PurchaseOutcome.Queued("102"),
                 new PurchaseOutcome.SoldOut(false), new PurchaseOutcome.SoldOut(false)),
-                d.stream().map(RedisStockReserver.Decision::get).toList(), "the first two in order take the two units");
+                d.stream().map(Decision::get).toList(), "the first two in order take the two units");
         assertEquals(0L, stock.remaining(sale.id()));
         assertEquals(Map.of("1", "101", "2", "102"), redis.getMap(Keys.buyers(sale.id()), StringCodec.INSTANCE).readAllMap());
     }
@@ -171,7 +173,7 @@ abstract class ScriptContract {
     @Test
     void aBuyerTwiceInOneBatchIsAnsweredAsTwoCallsInARowWouldBe() {
         Sale sale = preheated(5);
-        List<RedisStockReserver.Decision> d = batch(sale, 7, 700, START + 1, 7, 701, START + 2, 8, 800, START + 3);
+        List<Decision> d = batch(sale, 7, 700, START + 1, 7, 701, START + 2, 8, 800, START + 3);
         assertEquals(new PurchaseOutcome.Queued("700"), d.get(0).get());
         assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), d.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("800"), d.get(2).get());
@@ -179,7 +181,7 @@ abstract class ScriptContract {
         // The same call again (a client retry after a lost answer; later, so the buckets have refilled): each buyer
         // finds its own reservation.
         long later = START + 3_000;
-        List<RedisStockReserver.Decision> again = batch(sale, 7, 700, later, 7, 701, later, 8, 800, later);
+        List<Decision> again = batch(sale, 7, 700, later, 7, 701, later, 8, 800, later);
         assertEquals(new PurchaseOutcome.Queued("700"), again.get(0).get());
         assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), again.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("800"), again.get(2).get());
@@ -193,7 +195,7 @@ abstract class ScriptContract {
         for (int i = 0; i < 3; i++) {
             reserver.reserve(sale, 9, 900 + i, t);
         }
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, t, 9, 910, t, 2, 102, t);
+        List<Decision> d = batch(sale, 1, 101, t, 9, 910, t, 2, 102, t);
         assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get());
         assertEquals(new PurchaseOutcome.RateLimited(1_000), d.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("102"), d.get(2).get());
@@ -203,7 +205,7 @@ abstract class ScriptContract {
     @Test
     void aBatchStraddlingTheStartAndTheEndJudgesEachBuyerByItsOwnClock() {
         Sale sale = preheated(5);
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START - 1, 2, 102, START, 3, 103, END - 1, 4, 104, END);
+        List<Decision> d = batch(sale, 1, 101, START - 1, 2, 102, START, 3, 103, END - 1, 4, 104, END);
         assertEquals(new PurchaseOutcome.NotStarted(sale.startsAt(), 1), d.get(0).get());
         assertEquals(new PurchaseOutcome.Queued("102"), d.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("103"), d.get(2).get());
@@ -216,7 +218,7 @@ abstract class ScriptContract {
         Sale sale = preheated(2);
         reserver.reserve(sale, 7, 700, START + 10);
         ledger.unsent(sale.id(), 7, 700, START + 10);
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 20, 7, 701, START + 20, 2, 102, START + 20);
+        List<Decision> d = batch(sale, 1, 101, START + 20, 7, 701, START + 20, 2, 102, START + 20);
         assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get(), "the last free unit");
         assertEquals(new PurchaseOutcome.Queued("700"), d.get(1).get(), "RESEND of the held order");
         assertThrows(UnitsHeld.class, d.get(2)::get, "HELD: not sold out while a unit may come back");
@@ -227,7 +229,7 @@ abstract class ScriptContract {
     void aBatchOfASaleWhoseKeysAreGoneFailsEveryBuyerAsUnavailable() {
         Sale sale = preheated(3);
         redis.getKeys().delete(Keys.stock(sale.id()), Keys.meta(sale.id()));
-        for (RedisStockReserver.Decision d : batch(sale, 1, 101, START + 1, 2, 102, START + 1)) {
+        for (Decision d : batch(sale, 1, 101, START + 1, 2, 102, START + 1)) {
             assertThrows(DependencyUnavailable.class, d::get);
         }
         assertNull(stock.remaining(sale.id()), "no fresh stock appears");
