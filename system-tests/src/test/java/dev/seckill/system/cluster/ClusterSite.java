@@ -5,13 +5,10 @@ import dev.seckill.redis.RedisClients;
 import dev.seckill.system.reliability.FaultScenario;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.RedisCluster;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.redisson.api.RedissonClient;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The cluster as a place for the fault scenarios: crowds through the load balancer, operators on the first service's
@@ -32,8 +29,7 @@ final class ClusterSite {
     static RedissonClient masterClient(ClusterStack cluster, long saleId) {
         String master = cluster.redis().masterOf(Keys.stock(saleId))
                 .orElseThrow(() -> new AssertionError("no master serves the slot of sale " + saleId));
-        return RedisClients.create(Config.just(ConfigSources.create(Map.of(
-                "address", "redis://127.0.0.1:" + cluster.port(master), "password", cluster.redisPassword()))));
+        return RedisClients.connect("redis://127.0.0.1:" + cluster.port(master), null, cluster.redisPassword());
     }
 
     /** Violations: the slot's master lacks the sale's keys, or another master holds keys of that slot. */
