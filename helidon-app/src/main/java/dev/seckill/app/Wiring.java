@@ -127,8 +127,9 @@ final class Wiring implements AutoCloseable {
         SoldOutFlags soldOut = new SoldOutFlags(clock, settings.soldOutTtlMs());
         Reopener reopener = new Reopener(soldOut, new EdgeFlags(settings.edgeAdmin(), Metrics.globalRegistry));
         UnsentSales unsentSales = new UnsentSales();
-        Purchaser purchaser = new Purchaser(guarded, ledger, publisher, new OrderIds(clock, nodeId(settings.node(), redis)),
-                soldOut, reopener, metrics, unsentSales, clock);
+        OrderIds ids = new OrderIds(clock, nodeId(settings.node(), redis));
+        Purchaser purchaser = new Purchaser(guarded, ledger, publisher, ids, soldOut, reopener, metrics, unsentSales,
+                clock);
         AutoCloseable resender = startResender(settings.resend(),
                 new Resender(unsentSales, stock::unsentSends, catalog::find, ledger, publisher, clock,
                         settings.resend().after()));

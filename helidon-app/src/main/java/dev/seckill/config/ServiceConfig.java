@@ -37,7 +37,8 @@ public final class ServiceConfig {
         String home = ServiceConfig.class.getProtectionDomain().getCodeSource().getLocation().toString();
         try {
             for (URL url : Collections.list(ServiceConfig.class.getClassLoader().getResources(FILE))) {
-                // A jar's entry is jar:<the jar's URL>!/application.yaml; a classes folder's is <its URL>application.yaml.
+                // A jar's entry is jar:<the jar's URL>!/application.yaml; a classes folder's is
+                // <its URL>application.yaml.
                 if (url.toString().contains(home)) {
                     return url;
                 }
