@@ -19,13 +19,6 @@ import java.util.function.IntConsumer;
  */
 public final class RedisStockReserver implements StockReserver {
 
-    /**
-     * Default {@code redis.coalesce-max}. A call of 64 buyers still runs in well under a millisecond of Redis time
-     * (a few commands each), so it holds up no other sale on the shard for long; past the edge's 256 purchases in
-     * flight, a hot sale's queue is rarely longer.
-     */
-    public static final int DEFAULT_COALESCE_MAX = 64;
-
     private final ScriptRunner scripts;
     private final LimiterSettings limiter;
     private final LostAnswers lostAnswers;
