@@ -1,10 +1,10 @@
 package dev.seckill.bench;
 
+import dev.seckill.config.ServiceConfig;
 import dev.seckill.event.OrderEvent;
-import dev.seckill.purchase.DeliveryTimeout;
+import dev.seckill.purchase.KafkaSettings;
 import dev.seckill.purchase.OrderPublisher;
 import dev.seckill.testkit.Stack;
-import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The Kafka part of an order alone: order events produced with the service's own producer settings
- * ({@link OrderPublisher#properties}, from its application.yaml) to a scratch topic of one partition (a sale's events
+ * ({@link OrderPublisher#properties}, from its application.yaml through {@link ServiceConfig}) to a scratch topic of one partition (a sale's events
  * share one partition), keyed alike, {@code inFlight} sends outstanding at once as a crowd of purchases keeps them,
  * each counted once acknowledged ({@code acks=all}).
  */
@@ -36,12 +36,10 @@ final class KafkaCost {
 
     /** Produces {@code records} events and returns how many were acknowledged. */
     static long produce(Stack stack, int records, int inFlight) throws IOException, InterruptedException {
-        Config kafka = Config.builder()
-                .sources(ConfigSources.create(Map.of("kafka.bootstrap", stack.kafkaBootstrap())),
-                        ConfigSources.classpath("application.yaml"))
-                .disableEnvironmentVariablesSource().disableSystemPropertiesSource().build().get("kafka");
+        KafkaSettings kafka = KafkaSettings.from(ServiceConfig.with(
+                ConfigSources.create(Map.of("kafka.bootstrap", stack.kafkaBootstrap()))).get("kafka"));
         createTopic(stack);
-        Map<String, Object> props = OrderPublisher.properties(kafka, DeliveryTimeout.from(kafka).millis());
+        Map<String, Object> props = OrderPublisher.properties(kafka);
         AtomicLong acked = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         Semaphore window = new Semaphore(inFlight);

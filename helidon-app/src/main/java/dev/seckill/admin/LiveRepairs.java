@@ -1,7 +1,7 @@
 package dev.seckill.admin;
 
 import dev.seckill.purchase.Reopener;
-import dev.seckill.purchase.StockReserver;
+import dev.seckill.purchase.UnitLedger;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleStock;
@@ -17,13 +17,13 @@ import java.util.Set;
 final class LiveRepairs implements Repairs {
 
     private final SaleStock stock;
-    private final StockReserver reserver;
+    private final UnitLedger ledger;
     private final SaleRepository sales;
     private final Reopener reopener;
 
-    LiveRepairs(SaleStock stock, StockReserver reserver, SaleRepository sales, Reopener reopener) {
+    LiveRepairs(SaleStock stock, UnitLedger ledger, SaleRepository sales, Reopener reopener) {
         this.stock = stock;
-        this.reserver = reserver;
+        this.ledger = ledger;
         this.sales = sales;
         this.reopener = reopener;
     }
@@ -39,14 +39,14 @@ final class LiveRepairs implements Repairs {
 
     @Override
     public boolean release(long saleId, long userId, long orderId, long sentBefore) {
-        long remaining = reserver.compensate(saleId, userId, orderId, sentBefore);
+        long remaining = ledger.compensate(saleId, userId, orderId, sentBefore);
         reopener.unitReturned(saleId, remaining);
         return remaining >= 1;
     }
 
     @Override
     public void dropUnsent(long saleId, long userId, long orderId) {
-        reserver.sent(saleId, userId, orderId);
+        ledger.sent(saleId, userId, orderId);
     }
 
     @Override

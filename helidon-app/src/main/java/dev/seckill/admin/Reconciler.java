@@ -4,7 +4,7 @@ import dev.seckill.order.OrderRepository;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.purchase.Reopener;
-import dev.seckill.purchase.StockReserver;
+import dev.seckill.purchase.UnitLedger;
 import dev.seckill.purchase.UnsentSend;
 import dev.seckill.sale.DbStock;
 import dev.seckill.sale.Sale;
@@ -54,7 +54,7 @@ public final class Reconciler {
     private final Duration minGrace;
     private final Repairs live;
 
-    public Reconciler(SaleRepository sales, SaleStock stock, OrderRepository orders, StockReserver reserver,
+    public Reconciler(SaleRepository sales, SaleStock stock, OrderRepository orders, UnitLedger ledger,
                       Reopener reopener, ConsumerLag lag, Clock clock, DeliveryTimeout delivery) {
         this.sales = sales;
         this.stock = stock;
@@ -62,7 +62,7 @@ public final class Reconciler {
         this.lag = lag;
         this.clock = clock;
         this.minGrace = delivery.settled();
-        this.live = new LiveRepairs(stock, reserver, sales, reopener);
+        this.live = new LiveRepairs(stock, ledger, sales, reopener);
     }
 
     /** The smallest grace period allowed: a send older than this has landed in Kafka or failed. */

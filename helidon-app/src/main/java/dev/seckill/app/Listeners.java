@@ -1,5 +1,6 @@
 package dev.seckill.app;
 
+import dev.seckill.config.Setting;
 import io.helidon.config.Config;
 import io.helidon.openapi.OpenApiFeature;
 import io.helidon.webserver.WebServer;
@@ -12,28 +13,27 @@ import java.util.Set;
 
 /**
  * Lays the route tables onto the server's two listeners: the default (public) one from {@code server.*}, and the
- * named {@value #ADMIN} one from {@code admin.*} (host 127.0.0.1 and port 8083 unless configured), which alone
- * carries the admin routes and the observe endpoints (health with details, metrics). Both serve the OpenAPI
- * document at {@code /openapi}.
+ * named {@value #ADMIN} one from {@code admin.*}, which alone carries the admin routes and the observe endpoints
+ * (health with details, metrics). Both serve the OpenAPI document at {@code /openapi}. Helidon reads both sections
+ * itself; their defaults are application.yaml's (loopback for both).
  */
 final class Listeners {
 
     static final String ADMIN = "admin";
-    private static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
-    private static final int DEFAULT_ADMIN_PORT = 8083;
 
     private Listeners() {
     }
 
     /**
-     * @param admin the {@code admin} config section (host, port, and any other listener setting)
+     * @param admin the {@code admin} config section (host, port, and any other listener setting); without a host
+     *              Helidon would listen on every interface, so a missing host or port stops the start instead
      */
     static void apply(WebServerConfig.BuilderBase<?, ?> server, Config admin, Routes routes, List<Observer> observers) {
         long maxPayload = server.maxPayloadSize();
         server.routing(routes::api)
                 .putSocket(ADMIN, socket -> socket
-                        .host(DEFAULT_ADMIN_HOST)
-                        .port(DEFAULT_ADMIN_PORT)
+                        .host(Setting.text(admin.get("host")))
+                        .port(Setting.integer(admin.get("port")))
                         .maxPayloadSize(maxPayload)
                         .config(admin)
                         .routing(routes::admin))

@@ -3,7 +3,6 @@ package dev.seckill.app;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.db.Database;
 import dev.seckill.redis.RedisClients;
-import dev.seckill.redis.RedisSettings;
 import io.helidon.config.Config;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
@@ -28,37 +27,37 @@ public final class Main {
     public static void main(String[] args) {
         Config config = Config.create();
         Clock clock = Clock.systemUTC();
+        ServiceSettings settings;
         Credentials credentials;
-        RedisSettings redisSettings;
         try {
-            credentials = Credentials.from(config.get("seckill"), clock);
-            redisSettings = RedisSettings.from(config.get("redis"));
+            settings = ServiceSettings.from(config);
+            credentials = Credentials.from(settings.token(), settings.adminToken(), clock);
         } catch (IllegalArgumentException e) {
             // Before any client or thread exists.
             refuse(e);
             return;
         }
 
-        HikariDataSource db = Database.pool(config.get("db"));
+        HikariDataSource db = Database.pool(settings.db());
         Database.migrate(db);
-        RedissonClient redis = RedisClients.create(redisSettings);
+        RedissonClient redis = RedisClients.create(settings.redis());
         Admin kafkaAdmin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get("kafka.bootstrap").asString().get(),
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000));
         // Observers first: metrics configures the global registry, and meters must be registered after that.
         List<Observer> observers = List.of(DependencyChecks.observer(redis, kafkaAdmin, db),
                 MetricsObserver.builder().build());
         Wiring wiring;
+        WebServerConfig.Builder builder;
         try {
-            wiring = Wiring.create(config, credentials, clock, redis, kafkaAdmin, db);
+            wiring = Wiring.create(settings, credentials, clock, redis, kafkaAdmin, db);
+            builder = WebServer.builder().config(config.get("server"));
+            Listeners.apply(builder, config.get("admin"), wiring.routes(), observers);
         } catch (IllegalArgumentException e) {
             refuse(e);
             return;
         }
-
-        WebServerConfig.Builder builder = WebServer.builder().config(config.get("server"));
-        Listeners.apply(builder, config.get("admin"), wiring.routes(), observers);
         WebServer server = builder.build().start();
         if (!server.isRunning()) {
             // Helidon logs a failed bind and returns: a service nobody can reach must not linger.

@@ -4,6 +4,7 @@ import dev.seckill.admin.AdminAuth;
 import dev.seckill.admin.AdminService;
 import dev.seckill.admin.ConsumerLag;
 import dev.seckill.admin.PeriodicReconcile;
+import dev.seckill.admin.ReconcileSettings;
 import dev.seckill.admin.Reconciler;
 import dev.seckill.admin.SaleAudit;
 import dev.seckill.archive.ArchiveRunner;
@@ -14,13 +15,13 @@ import dev.seckill.breaker.Breakers;
 import dev.seckill.breaker.GuardedOrders;
 import dev.seckill.breaker.GuardedReserver;
 import dev.seckill.breaker.GuardedSales;
-import dev.seckill.event.OrderEvent;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.LoginService;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.expiry.Expiry;
 import dev.seckill.expiry.ExpiryMetrics;
 import dev.seckill.expiry.ExpiryRunner;
+import dev.seckill.expiry.ExpirySettings;
 import dev.seckill.expiry.LapsedOrderRepository;
 import dev.seckill.order.ArchivedMarks;
 import dev.seckill.order.IssuableOrderIds;
@@ -33,8 +34,8 @@ import dev.seckill.order.QueuedOrders;
 import dev.seckill.payment.LocalPaymentProvider;
 import dev.seckill.protection.Gate;
 import dev.seckill.protection.ProtectionService;
-import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
+import dev.seckill.purchase.KafkaSettings;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.purchase.OrderPublisher;
@@ -42,20 +43,21 @@ import dev.seckill.purchase.PurchaseMetrics;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.RedisUnitLedger;
+import dev.seckill.purchase.ResendSettings;
 import dev.seckill.purchase.Resender;
 import dev.seckill.purchase.UnsentSales;
 import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
+import dev.seckill.purchase.UnitLedger;
 import dev.seckill.redis.Keys;
-import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.ScriptRunner;
 import dev.seckill.sale.SaleCatalog;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleService;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.SaleViews;
-import io.helidon.config.Config;
 import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.clients.admin.Admin;
 import org.redisson.api.RedissonClient;
@@ -63,9 +65,13 @@ import org.redisson.api.RedissonClient;
 import javax.sql.DataSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Builds the services from config and clients, and hands them to the route table. Constructors only, no container. */
+/**
+ * Builds the services from the settings and clients, and hands them to the route table. Constructors only, no
+ * container, and no config: every value comes from {@link ServiceSettings}.
+ */
 final class Wiring implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Wiring.class.getName());
@@ -87,9 +93,8 @@ final class Wiring implements AutoCloseable {
         this.routes = routes;
     }
 
-    static Wiring create(Config config, Credentials credentials, Clock clock, RedissonClient redis, Admin kafkaAdmin,
-                         DataSource db) {
-        Config app = config.get("seckill");
+    static Wiring create(ServiceSettings settings, Credentials credentials, Clock clock, RedissonClient redis,
+                         Admin kafkaAdmin, DataSource db) {
         TokenSigner signer = credentials.signer();
         Authenticator auth = new Authenticator(signer);
         AdminAuth adminAuth = credentials.admin();
@@ -100,94 +105,89 @@ final class Wiring implements AutoCloseable {
         ScriptRunner scripts = new ScriptRunner(redis);
         scripts.loadAll();
         SaleRepository saleRepository = new SaleRepository(db);
-        Breakers breakers = Breakers.create(app.get("breaker"), clock, Metrics.globalRegistry);
+        Breakers breakers = Breakers.create(settings.breaker(), clock, Metrics.globalRegistry);
         SaleCatalog catalog = new SaleCatalog(new GuardedSales(saleRepository, breakers.db()), clock);
         SaleStock stock = new SaleStock(redis, scripts);
         SaleViews views = new SaleViews(stock, clock);
         OrderRepository orderRepository = new OrderRepository(db);
 
-        LimiterSettings limiter = new LimiterSettings(app.get("limiter.rate").asDouble().orElse(1.0),
-                app.get("limiter.burst").asInt().orElse(3));
+        LimiterSettings limiter = settings.limiter();
         PurchaseMetrics metrics = new PurchaseMetrics(Metrics.globalRegistry);
-        DeliveryTimeout delivery = DeliveryTimeout.from(config.get("kafka"));
-        OrderPublisher publisher = OrderPublisher.create(config.get("kafka"), delivery, breakers.kafka());
+        KafkaSettings kafka = settings.kafka();
+        OrderPublisher publisher = OrderPublisher.create(kafka, breakers.kafka());
         publisher.warmUp(Duration.ofSeconds(10));
-        RedisStockReserver reserver = new RedisStockReserver(scripts, limiter, ReplicaAcks.from(config.get("redis")),
-                config.get("redis.coalesce-max").asInt().orElse(RedisStockReserver.DEFAULT_COALESCE_MAX), metrics::batch);
+        RedisStockReserver reserver = new RedisStockReserver(scripts, limiter, settings.redis().replicaAcks(),
+                settings.redis().coalesceMax(), metrics::batch);
         // An ended sale answers before any breaker; Kafka's breaker refuses before Redis takes a unit.
         StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
+        // Behind no breaker: giving a unit back and recording a send's fate follow a reservation, so Redis answered
+        // a moment ago.
+        UnitLedger ledger = new RedisUnitLedger(scripts);
         // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.
-        SoldOutFlags soldOut = new SoldOutFlags(clock, app.get("soldout.ttl-ms").asLong().orElse(1000L));
-        Reopener reopener = new Reopener(soldOut,
-                new EdgeFlags(app.get("edge.admin").asString().orElse(""), Metrics.globalRegistry));
+        SoldOutFlags soldOut = new SoldOutFlags(clock, settings.soldOutTtlMs());
+        Reopener reopener = new Reopener(soldOut, new EdgeFlags(settings.edgeAdmin(), Metrics.globalRegistry));
         UnsentSales unsentSales = new UnsentSales();
-        Purchaser purchaser = new Purchaser(guarded, publisher, new OrderIds(clock, nodeId(app, redis)), soldOut,
-                reopener, metrics, unsentSales, clock);
-        AutoCloseable resender = startResender(app.get("resend"),
-                new Resender(unsentSales, stock::unsentSends, catalog::find, reserver, publisher, clock,
-                        Duration.ofMillis(app.get("resend.after-ms").asLong().orElse(1000L))));
+        OrderIds ids = new OrderIds(clock, nodeId(settings.node(), redis));
+        Purchaser purchaser = new Purchaser(guarded, ledger, publisher, ids, soldOut, reopener, metrics, unsentSales,
+                clock);
+        AutoCloseable resender = startResender(settings.resend(),
+                new Resender(unsentSales, stock::unsentSends, catalog::find, ledger, publisher, clock,
+                        settings.resend().after()));
 
-        ConsumerLag lag = new ConsumerLag(kafkaAdmin, config.get("kafka.topic").asString().orElse(OrderEvent.TOPIC),
-                config.get("kafka.writer-group").asString().orElse("seckill-writer"));
-        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, reserver, reopener, lag, clock,
-                delivery);
-        Duration grace = Duration.ofSeconds(app.get("reconcile.grace-seconds").asLong().orElse(30L));
-        if (grace.compareTo(reconciler.minGrace()) < 0) {
-            throw new IllegalArgumentException("seckill.reconcile.grace-seconds must exceed kafka.delivery-timeout-ms");
-        }
-        long every = app.get("reconcile.interval").asLong().orElse(0L);
-        PeriodicReconcile periodic = every > 0
-                ? PeriodicReconcile.start(reconciler, saleRepository, clock, Duration.ofSeconds(every), grace) : null;
-        ExpiryRunner expiry = startExpiry(app.get("expiry"), new LapsedOrderRepository(db), stock, reopener::reopen);
+        ConsumerLag lag = new ConsumerLag(kafkaAdmin, kafka.topic(), kafka.writerGroup());
+        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, ledger, reopener, lag, clock,
+                kafka.deliveryTimeout());
+        ReconcileSettings reconcile = settings.reconcile();
+        PeriodicReconcile periodic = reconcile.periodic() ? PeriodicReconcile.start(reconciler, saleRepository, clock,
+                reconcile.interval(), reconcile.grace()) : null;
+        ExpiryRunner expiry = startExpiry(settings.expiry(), new LapsedOrderRepository(db), stock, reopener::reopen);
         ArchivedMarks marks = new ArchivedMarks(stock::buyerOrder, stock::archivedAt,
                 (sale, user) -> breakers.db().call(() -> orderRepository.orderIdOf(sale, user)));
         OrderLookup lookup = new OrderLookup(new GuardedOrders(orderRepository, breakers.db()),
                 new QueuedOrders(saleRepository, stock::buyerOrder, clock), marks,
                 new IssuableOrderIds(catalog, clock));
-        ArchiveSettings archiving = ArchiveSettings.from(app.get("archive"), grace);
+        ArchiveSettings archiving = settings.archive();
         ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
                 new Archiver(saleRepository, stock, orderRepository, clock, archiving), archiving.interval()) : null;
-        Gate gate = Protection.gate(app, redis, clock);
+        Gate gate = Protection.gate(settings.protection(), settings.token().secret(), redis, clock);
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate),
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
-                        new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, grace),
+                        new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, reconcile.grace()),
                 new ProtectionService(auth, catalog, gate),
-                app.get("demo.login").asBoolean().orElse(false) ? new LoginService(signer) : null,
+                settings.demoLogin() ? new LoginService(signer) : null,
                 breakers::open);
         return new Wiring(publisher, periodic, expiry, archive, resender, routes);
     }
 
     /**
-     * The expiry of unpaid orders, every {@code seckill.expiry.interval-ms} (1000; 0 turns it off on this instance),
-     * in batches of {@code seckill.expiry.batch} (500) orders per transaction.
+     * The expiry of unpaid orders, every {@code seckill.expiry.interval-ms} (0 turns it off on this instance), in
+     * batches of {@code seckill.expiry.batch} orders per transaction.
      */
-    private static ExpiryRunner startExpiry(Config expiry, LapsedOrderRepository orders, SaleStock stock,
+    private static ExpiryRunner startExpiry(ExpirySettings settings, LapsedOrderRepository orders, SaleStock stock,
                                             Expiry.Reopener reopener) {
-        long every = expiry.get("interval-ms").asLong().orElse(1000L);
-        if (every <= 0) {
+        if (!settings.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "expiry is off on this instance (seckill.expiry.interval-ms = 0)");
             return null;
         }
         ExpiryMetrics metrics = new ExpiryMetrics(Metrics.globalRegistry);
-        return ExpiryRunner.start(new Expiry(orders, stock::release, reopener, metrics,
-                expiry.get("batch").asInt().orElse(500)), metrics, Duration.ofMillis(every));
+        return ExpiryRunner.start(new Expiry(orders, stock::release, reopener, metrics, settings.batch()), metrics,
+                settings.interval());
     }
 
     /**
-     * Resends failed sends every {@code seckill.resend.interval-ms} (1000; 0 turns it off on this instance: then
-     * only buyers' retries and reconcile settle them).
+     * Resends failed sends every {@code seckill.resend.interval-ms} (0 turns it off on this instance: then only
+     * buyers' retries and reconcile settle them).
      */
-    private static AutoCloseable startResender(Config resend, Resender resender) {
-        long every = resend.get("interval-ms").asLong().orElse(1000L);
-        if (every <= 0) {
+    private static AutoCloseable startResender(ResendSettings settings, Resender resender) {
+        if (!settings.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "the resender is off on this instance (seckill.resend.interval-ms = 0)");
             return () -> { };
         }
-        return resender.start(Duration.ofMillis(every));
+        return resender.start(settings.interval());
     }
 
     Routes routes() {
@@ -199,10 +199,9 @@ final class Wiring implements AutoCloseable {
      * (distinct across live instances), else random when Redis is down at start (logged: ids could then collide
      * with another instance's only if both drew the same number).
      */
-    private static long nodeId(Config app, RedissonClient redis) {
-        var configured = app.get("node").asLong();
+    private static long nodeId(OptionalLong configured, RedissonClient redis) {
         if (configured.isPresent()) {
-            return configured.get() % (1L << OrderIds.NODE_BITS);
+            return configured.getAsLong() % (1L << OrderIds.NODE_BITS);
         }
         try {
             return Math.floorMod(redis.getAtomicLong(Keys.nodeSequence()).incrementAndGet(), 1L << OrderIds.NODE_BITS);

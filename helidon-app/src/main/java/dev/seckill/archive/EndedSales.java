@@ -25,19 +25,4 @@ public final class EndedSales implements StockReserver {
         }
         return reserver.reserve(sale, userId, orderId, nowMillis);
     }
-
-    @Override
-    public long compensate(long saleId, long userId, long orderId, long sentBeforeMillis) {
-        return reserver.compensate(saleId, userId, orderId, sentBeforeMillis);
-    }
-
-    @Override
-    public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
-        return reserver.unsent(saleId, userId, orderId, sentAtMillis);
-    }
-
-    @Override
-    public void sent(long saleId, long userId, long orderId) {
-        reserver.sent(saleId, userId, orderId);
-    }
 }

@@ -81,11 +81,8 @@ public final class Breaker implements Outcomes {
     }
 
     @Override
-    public void record(Runnable call) {
-        measured(() -> {
-            call.run();
-            return null;
-        });
+    public <T> T record(Supplier<T> call) {
+        return measured(call);
     }
 
     private <T> T measured(Supplier<T> call) {

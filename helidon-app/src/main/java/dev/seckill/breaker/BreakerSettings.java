@@ -1,13 +1,16 @@
 package dev.seckill.breaker;
 
+import dev.seckill.config.Setting;
 import io.helidon.config.Config;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 /**
  * How the breakers judge a dependency ({@code seckill.breaker.*}, the same for Redis, Kafka and the database): over
  * the last {@code window} calls, at least {@code failure-rate} percent failed opens the breaker; it then refuses for
- * {@code wait-ms} and lets {@code half-open-calls} probes through, which close it again when they succeed.
+ * {@code wait-ms} and lets {@code half-open-calls} probes through, which close it again when they succeed. The
+ * defaults are application.yaml's.
  */
 public record BreakerSettings(int window, float failureRate, Duration openWait, int halfOpenCalls) {
 
@@ -24,9 +27,9 @@ public record BreakerSettings(int window, float failureRate, Duration openWait, 
     }
 
     public static BreakerSettings from(Config breaker) {
-        return new BreakerSettings(breaker.get("window").asInt().orElse(10),
-                breaker.get("failure-rate").asDouble().orElse(50.0).floatValue(),
-                Duration.ofMillis(breaker.get("wait-ms").asLong().orElse(5000L)),
-                breaker.get("half-open-calls").asInt().orElse(3));
+        return new BreakerSettings(Setting.integer(breaker.get("window")),
+                (float) Setting.decimal(breaker.get("failure-rate")),
+                Setting.duration(breaker.get("wait-ms"), ChronoUnit.MILLIS),
+                Setting.integer(breaker.get("half-open-calls")));
     }
 }

@@ -1,6 +1,5 @@
 package dev.seckill.breaker;
 
-import io.helidon.config.Config;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Clock;
@@ -15,8 +14,7 @@ import java.util.stream.Stream;
  */
 public record Breakers(SaleBreakers redis, Breaker kafka, Breaker db) {
 
-    public static Breakers create(Config breaker, Clock clock, MeterRegistry registry) {
-        BreakerSettings settings = BreakerSettings.from(breaker);
+    public static Breakers create(BreakerSettings settings, Clock clock, MeterRegistry registry) {
         Breakers b = new Breakers(BreakerMetrics.bind(settings, clock, registry),
                 new Breaker("kafka", settings, clock, true), new Breaker("db", settings, clock, true));
         Stream.of(b.kafka, b.db).forEach(x -> BreakerMetrics.bind(x, registry));

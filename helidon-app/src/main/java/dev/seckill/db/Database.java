@@ -2,7 +2,6 @@ package dev.seckill.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.helidon.config.Config;
 import org.flywaydb.core.Flyway;
 
 import javax.sql.DataSource;
@@ -13,13 +12,13 @@ public final class Database {
     private Database() {
     }
 
-    public static HikariDataSource pool(Config db) {
+    public static HikariDataSource pool(DbSettings db) {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("seckill-db");
-        hc.setJdbcUrl(db.get("url").asString().get());
-        hc.setUsername(db.get("user").asString().get());
-        hc.setPassword(db.get("password").asString().orElse(""));
-        hc.setMaximumPoolSize(db.get("pool").asInt().orElse(8));
+        hc.setJdbcUrl(db.url());
+        hc.setUsername(db.user());
+        hc.setPassword(db.password());
+        hc.setMaximumPoolSize(db.pool());
         // Times are stored in UTC whatever the server's zone is.
         hc.setConnectionInitSql("SET time_zone = '+00:00'");
         // Do not block start-up when the DB is down: health says so, and requests that need it fail with 503.

@@ -1,7 +1,5 @@
 package dev.seckill.purchase;
 
-import io.helidon.config.Config;
-
 import java.time.Duration;
 
 /**
@@ -14,16 +12,11 @@ public record DeliveryTimeout(Duration value) {
 
     /** The producer fails a send itself at the timeout; the margin only covers a hang or a late callback. */
     private static final Duration MARGIN = Duration.ofSeconds(1);
-    private static final long DEFAULT_MILLIS = 5000;
 
     public DeliveryTimeout {
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException("kafka.delivery-timeout-ms must be positive");
         }
-    }
-
-    public static DeliveryTimeout from(Config kafka) {
-        return new DeliveryTimeout(Duration.ofMillis(kafka.get("delivery-timeout-ms").asLong().orElse(DEFAULT_MILLIS)));
     }
 
     /** The time after which a send has been decided: acknowledged, or failed and compensated. */

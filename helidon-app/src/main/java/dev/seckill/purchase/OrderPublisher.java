@@ -3,7 +3,6 @@ package dev.seckill.purchase;
 import dev.seckill.breaker.Outcomes;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
-import io.helidon.config.Config;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -25,8 +24,6 @@ public final class OrderPublisher implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(OrderPublisher.class.getName());
 
-    static final int DEFAULT_LINGER_MS = 5;
-
     private final Producer<String, byte[]> producer;
     private final String topic;
     private final long waitMillis;
@@ -44,14 +41,15 @@ public final class OrderPublisher implements AutoCloseable {
         this.breaker = breaker;
     }
 
-    public static OrderPublisher create(Config kafka, DeliveryTimeout timeout, Outcomes breaker) {
-        return new OrderPublisher(new KafkaProducer<>(properties(kafka, timeout.millis())),
-                kafka.get("topic").asString().orElse(OrderEvent.TOPIC), timeout, breaker);
+    public static OrderPublisher create(KafkaSettings kafka, Outcomes breaker) {
+        return new OrderPublisher(new KafkaProducer<>(properties(kafka)), kafka.topic(), kafka.deliveryTimeout(),
+                breaker);
     }
 
-    public static Map<String, Object> properties(Config kafka, int deliveryTimeout) {
+    public static Map<String, Object> properties(KafkaSettings kafka) {
+        int deliveryTimeout = kafka.deliveryTimeout().millis();
         Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.get("bootstrap").asString().get());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
         // A 202 promises the order is durable: every in-sync replica must have it.
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         // Retries after a lost ack must not write the event twice.
@@ -60,7 +58,7 @@ public final class OrderPublisher implements AutoCloseable {
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
         // Under a stampede many buyers share one request; a few ms of latency for far fewer round trips
         // (kafka.linger-ms).
-        p.put(ProducerConfig.LINGER_MS_CONFIG, kafka.get("linger-ms").asInt().orElse(DEFAULT_LINGER_MS));
+        p.put(ProducerConfig.LINGER_MS_CONFIG, kafka.lingerMs());
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         // Bounded time to a definite answer: after this the send fails, the unit is given back, the client gets 503.
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, deliveryTimeout);
@@ -120,9 +118,7 @@ public final class OrderPublisher implements AutoCloseable {
      * @throws DependencyUnavailable when Kafka did not acknowledge it
      */
     public Delivery publish(OrderEvent event, String requestId) {
-        Delivery[] delivered = new Delivery[1];
-        breaker.record(() -> delivered[0] = send(event, requestId));
-        return delivered[0];
+        return breaker.record(() -> send(event, requestId));
     }
 
     private Delivery send(OrderEvent event, String requestId) {

@@ -20,6 +20,7 @@ public final class Purchaser {
     private static final System.Logger LOG = System.getLogger(Purchaser.class.getName());
 
     private final StockReserver reserver;
+    private final UnitLedger ledger;
     private final OrderPublisher publisher;
     private final OrderIds ids;
     private final SoldOutFlags soldOut;
@@ -28,10 +29,15 @@ public final class Purchaser {
     private final UnsentSales unsentSales;
     private final Clock clock;
 
-    /** @param unsentSales where a failed send or a held unit is noted for the {@link Resender} */
-    public Purchaser(StockReserver reserver, OrderPublisher publisher, OrderIds ids, SoldOutFlags soldOut,
-                     Reopener reopener, PurchaseMetrics metrics, UnsentSales unsentSales, Clock clock) {
+    /**
+     * @param ledger      records a failed send, forgets it after a resend, gives back an unreplicated reservation
+     * @param unsentSales where a failed send or a held unit is noted for the {@link Resender}
+     */
+    public Purchaser(StockReserver reserver, UnitLedger ledger, OrderPublisher publisher, OrderIds ids,
+                     SoldOutFlags soldOut, Reopener reopener, PurchaseMetrics metrics, UnsentSales unsentSales,
+                     Clock clock) {
         this.reserver = reserver;
+        this.ledger = ledger;
         this.publisher = publisher;
         this.ids = ids;
         this.soldOut = soldOut;
@@ -104,7 +110,7 @@ public final class Purchaser {
     private void keepUnsent(long saleId, long userId, long orderId, long sentAt) {
         metrics.unsent();
         try {
-            reserver.unsent(saleId, userId, orderId, sentAt);
+            ledger.unsent(saleId, userId, orderId, sentAt);
             unsentSales.add(saleId);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "failed to record the failed send of order " + orderId + " (sale "
@@ -115,7 +121,7 @@ public final class Purchaser {
     /** The order is in Kafka: a stale entry would only resend it once more (a duplicate the writer skips). */
     private void forgetUnsent(long saleId, long userId, long orderId) {
         try {
-            reserver.sent(saleId, userId, orderId);
+            ledger.sent(saleId, userId, orderId);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "failed to forget the unsent entry of order " + orderId + " (sale "
                     + saleId + ", user " + userId + "); reconcile drops it: " + e.getMessage(), e);
@@ -128,7 +134,7 @@ public final class Purchaser {
      */
     private void giveBack(long saleId, long userId, long orderId) {
         try {
-            reopener.unitReturned(saleId, reserver.compensate(saleId, userId, orderId, Long.MAX_VALUE));
+            reopener.unitReturned(saleId, ledger.compensate(saleId, userId, orderId, Long.MAX_VALUE));
         } catch (RuntimeException e) {
             metrics.compensationFailed();
             LOG.log(System.Logger.Level.ERROR, "failed to give back the unit of order " + orderId + " (sale " + saleId

@@ -1,11 +1,9 @@
 package dev.seckill.purchase;
 
-import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
-import dev.seckill.redis.Synced;
 import dev.seckill.sale.Sale;
 import org.redisson.client.RedisException;
 
@@ -14,47 +12,17 @@ import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
- * The stock in Redis: purchase.lua reserves units (for several buyers of a sale at once when {@link SaleBatches}
- * coalesces them), compensate.lua gives one back, unsent.lua and sent.lua keep the record of an order whose send
- * failed. With {@link ReplicaAcks} wanted, a reservation counts only once enough
- * replicas hold it (confirm.lua and WAIT).
+ * The stock in Redis: purchase.lua reserves units, for several buyers of a sale at once when {@link SaleBatches}
+ * coalesces them. A lost answer is asked after ({@link LostAnswers}); with {@link ReplicaAcks} wanted, a reservation
+ * counts only once enough replicas hold it ({@link ReplicaConfirmation}). Giving a unit back and the record of
+ * failed sends are the {@link UnitLedger}'s.
  */
 public final class RedisStockReserver implements StockReserver {
 
-    /** One buyer's purchase attempt: what {@link #reserve} is asked. */
-    public record Attempt(Sale sale, long userId, long orderId, long nowMillis) {
-    }
-
-    /** One attempt's decision: its outcome, or the failure its purchase answers with. */
-    public record Decision(PurchaseOutcome outcome, RuntimeException failure) {
-
-        static Decision of(PurchaseOutcome outcome) {
-            return new Decision(outcome, null);
-        }
-
-        static Decision failed(RuntimeException failure) {
-            return new Decision(null, failure);
-        }
-
-        /** The outcome, or the failure thrown. */
-        public PurchaseOutcome get() {
-            if (failure != null) {
-                throw failure;
-            }
-            return outcome;
-        }
-    }
-
-    /**
-     * Default {@code redis.coalesce-max}. A call of 64 buyers still runs in well under a millisecond of Redis time
-     * (a few commands each), so it holds up no other sale on the shard for long; past the edge's 256 purchases in
-     * flight, a hot sale's queue is rarely longer.
-     */
-    public static final int DEFAULT_COALESCE_MAX = 64;
-
     private final ScriptRunner scripts;
     private final LimiterSettings limiter;
-    private final ReplicaAcks acks;
+    private final LostAnswers lostAnswers;
+    private final ReplicaConfirmation replicas;
     private final SaleBatches<Attempt, Decision> batches;
 
     /** One script call per attempt (no coalescing). */
@@ -70,7 +38,8 @@ public final class RedisStockReserver implements StockReserver {
                               IntConsumer batchSizes) {
         this.scripts = scripts;
         this.limiter = limiter;
-        this.acks = acks;
+        this.lostAnswers = new LostAnswers(scripts);
+        this.replicas = new ReplicaConfirmation(scripts, acks);
         this.batches = new SaleBatches<>(coalesceMax, this::decide, batchSizes);
     }
 
@@ -86,11 +55,9 @@ public final class RedisStockReserver implements StockReserver {
     }
 
     /**
-     * Decides attempts of one sale in one purchase.lua call, in order, each as if alone; with {@link ReplicaAcks}
-     * wanted, confirms the reserved ones in one confirm.lua call and its WAIT.
-     *
-     * When the call fails, the script may have run for all of them or for none: each attempt is then decided by
-     * whether its buyer's mark is its order ({@link #afterLostAnswer}).
+     * Decides attempts of one sale in one purchase.lua call, in order, each as if alone, then has the reserved ones
+     * confirmed on their replicas. When the call fails, the script may have run for all of them or for none: each
+     * attempt is then decided by whether its buyer's mark is its order.
      */
     public List<Decision> decide(List<Attempt> attempts) {
         Sale sale = attempts.getFirst().sale();
@@ -112,162 +79,18 @@ public final class RedisStockReserver implements StockReserver {
         try {
             reply = scripts.list(Script.PURCHASE, Keys.purchase(sale.id(), users), args);
         } catch (RedisException e) {
-            return afterLostAnswer(sale.id(), attempts, e);
+            return replicas.confirmed(sale.id(), attempts, lostAnswers.decide(sale.id(), attempts, e));
         }
         List<Decision> decisions = new ArrayList<>(attempts.size());
         for (int i = 0; i < attempts.size(); i++) {
             Attempt attempt = attempts.get(i);
             try {
-                decisions.add(Decision.of(outcome(attempt.sale(), attempt.orderId(), reply.subList(2 * i, 2 * i + 2))));
+                decisions.add(Decision.of(PurchaseCode.outcome(attempt.sale(), attempt.orderId(),
+                        reply.subList(2 * i, 2 * i + 2))));
             } catch (RuntimeException e) {
                 decisions.add(Decision.failed(e));
             }
         }
-        // Only a reservation needs its replicas: a refusal wrote nothing a failover could turn into a second sale
-        // (at most the limiter's bucket forgets a token), so it answers without waiting for any.
-        if (acks.wanted()) {
-            confirmReserved(sale.id(), attempts, decisions);
-        }
-        return decisions;
-    }
-
-    /**
-     * purchase.lua failed in the client (a timeout, a closed connection): it may have run all the same and only its
-     * answer was lost. A 503 promises that nothing is held for the buyer, so this asks Redis, in one confirm.lua call
-     * for the whole batch, whether each buyer's mark is its attempt's order: if it is, the unit is the buyer's and
-     * the purchase goes on (to its replicas' confirmation and Kafka) as if the answer had come; if not, nothing was
-     * reserved for it and 503 is the truth. Only when this question fails too is the outcome unknown: the 503 says
-     * so, and reconcile gives back a unit that no order ever claims (docs/failures.md).
-     */
-    private List<Decision> afterLostAnswer(long saleId, List<Attempt> attempts, RedisException lost) {
-        List<Object> pairs = new ArrayList<>(2 * attempts.size());
-        for (Attempt attempt : attempts) {
-            pairs.add(Long.toString(attempt.userId()));
-            pairs.add(Long.toString(attempt.orderId()));
-        }
-        List<Object> marks;
-        try {
-            marks = scripts.list(Script.CONFIRM, Keys.confirm(saleId), pairs.toArray());
-        } catch (RedisException again) {
-            lost.addSuppressed(again);
-            DependencyUnavailable unknown = new DependencyUnavailable("failed to run purchase.lua for sale " + saleId
-                    + ", and to learn whether it reserved units (reconcile releases one no order claims)", lost);
-            return attempts.stream().map(x -> Decision.failed(unknown)).toList();
-        }
-        List<Decision> decisions = new ArrayList<>(attempts.size());
-        for (int i = 0; i < attempts.size(); i++) {
-            decisions.add(((Number) marks.get(i)).longValue() == 1
-                    ? Decision.of(new PurchaseOutcome.Queued(Long.toString(attempts.get(i).orderId())))
-                    : Decision.failed(new DependencyUnavailable("failed to run purchase.lua for sale " + saleId
-                            + " (it reserved nothing)", lost)));
-        }
-        if (acks.wanted()) {
-            confirmReserved(saleId, attempts, decisions);
-        }
-        return decisions;
-    }
-
-    /**
-     * confirm.lua and one WAIT for every reservation of a call: each stands only if still on its master and enough
-     * replicas hold it. A RESEND is queued under the earlier order's id: that is the reservation to confirm.
-     */
-    private void confirmReserved(long saleId, List<Attempt> attempts, List<Decision> decisions) {
-        List<Integer> reserved = new ArrayList<>();
-        List<Object> args = new ArrayList<>();
-        for (int i = 0; i < decisions.size(); i++) {
-            if (decisions.get(i).outcome() instanceof PurchaseOutcome.Queued q) {
-                reserved.add(i);
-                args.add(Long.toString(attempts.get(i).userId()));
-                args.add(q.orderId());
-            }
-        }
-        if (reserved.isEmpty()) {
-            return;
-        }
-        Synced confirmed;
-        try {
-            confirmed = scripts.listSynced(Script.CONFIRM, Keys.confirm(saleId), acks, args.toArray());
-        } catch (RedisException e) {
-            // The reservations may stand on the master alone: the callers give them back like any unconfirmed one.
-            for (int i : reserved) {
-                long orderId = Long.parseLong(((PurchaseOutcome.Queued) decisions.get(i).outcome()).orderId());
-                decisions.set(i, Decision.failed(new ReservationNotReplicated(saleId, orderId,
-                        "its confirmation failed: " + e.getMessage())));
-            }
-            return;
-        }
-        for (int k = 0; k < reserved.size(); k++) {
-            int i = reserved.get(k);
-            long orderId = Long.parseLong(((PurchaseOutcome.Queued) decisions.get(i).outcome()).orderId());
-            try {
-                requireReplicated(saleId, orderId, confirmed.replies().get(k), confirmed.replicas(), acks);
-            } catch (ReservationNotReplicated e) {
-                decisions.set(i, Decision.failed(e));
-            }
-        }
-    }
-
-    /** A reservation stands once it is still on its master (confirm.lua 1) and enough replicas hold it. */
-    static void requireReplicated(long saleId, long orderId, long stillThere, int replicas, ReplicaAcks acks) {
-        if (stillThere != 1) {
-            throw new ReservationNotReplicated(saleId, orderId, "it is gone from its master (a failover lost it)");
-        }
-        if (!acks.satisfiedBy(replicas)) {
-            throw new ReservationNotReplicated(saleId, orderId, "it reached " + replicas + " of the "
-                    + acks.required() + " replicas it needs in time");
-        }
-    }
-
-    /** The one mapping of purchase.lua's {code, data} reply, in the order of the script's header. */
-    static PurchaseOutcome outcome(Sale sale, long orderId, List<Object> reply) {
-        long code = ((Number) reply.get(0)).longValue();
-        Object data = reply.get(1);
-        return switch (Math.toIntExact(code)) {
-            case 0 -> new PurchaseOutcome.Queued(Long.toString(orderId));
-            // Our own order id: the client retried a script that had run (its answer was lost), so it is ours.
-            case 1 -> data.toString().equals(Long.toString(orderId)) ? new PurchaseOutcome.Queued(Long.toString(orderId))
-                    : new PurchaseOutcome.AlreadyPurchased(data.toString());
-            case 2 -> new PurchaseOutcome.SoldOut(false);
-            case 3 -> new PurchaseOutcome.NotStarted(sale.startsAt(), ((Number) data).longValue());
-            case 4 -> new PurchaseOutcome.SaleEnded();
-            case 5 -> new PurchaseOutcome.RateLimited(((Number) data).longValue());
-            // The buyer's unit is still held for an order whose send failed: queue that order again, same id.
-            case 6 -> new PurchaseOutcome.Queued(data.toString());
-            // Sold out but for units held by failed sends: they come back, so 503 and no sold-out flag.
-            case 7 -> throw new UnitsHeld(sale.id(), ((Number) data).longValue());
-            // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
-            case -1 -> throw new DependencyUnavailable("the Redis keys of sale " + sale.id() + " are missing; "
-                    + "reconcile rebuilds them");
-            default -> throw new IllegalStateException("purchase.lua returned unknown code " + code);
-        };
-    }
-
-    @Override
-    public long compensate(long saleId, long userId, long orderId, long sentBeforeMillis) {
-        try {
-            return scripts.number(Script.COMPENSATE, Keys.compensate(saleId), Long.toString(userId),
-                    Long.toString(orderId), Long.toString(sentBeforeMillis));
-        } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run compensate.lua for sale " + saleId, e);
-        }
-    }
-
-    @Override
-    public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
-        try {
-            return 1 == scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId), Long.toString(orderId),
-                    Long.toString(sentAtMillis));
-        } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run unsent.lua for sale " + saleId, e);
-        }
-    }
-
-    @Override
-    public void sent(long saleId, long userId, long orderId) {
-        try {
-            scripts.number(Script.SENT, Keys.sent(saleId), Long.toString(userId), Long.toString(orderId));
-        } catch (RedisException e) {
-            throw new DependencyUnavailable("failed to run sent.lua for sale " + saleId, e);
-        }
+        return replicas.confirmed(sale.id(), attempts, decisions);
     }
 }

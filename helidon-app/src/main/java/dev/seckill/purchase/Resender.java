@@ -31,7 +31,7 @@ public final class Resender {
     private final UnsentSales sales;
     private final LongFunction<Map<Long, String>> entries;
     private final LongFunction<Optional<Sale>> catalog;
-    private final StockReserver reserver;
+    private final UnitLedger ledger;
     private final OrderPublisher publisher;
     private final Clock clock;
     private final long afterMillis;
@@ -42,11 +42,11 @@ public final class Resender {
      * @param after how long after an entry's last send attempt it is sent again
      */
     public Resender(UnsentSales sales, LongFunction<Map<Long, String>> entries, LongFunction<Optional<Sale>> catalog,
-                    StockReserver reserver, OrderPublisher publisher, Clock clock, Duration after) {
+                    UnitLedger ledger, OrderPublisher publisher, Clock clock, Duration after) {
         this.sales = sales;
         this.entries = entries;
         this.catalog = catalog;
-        this.reserver = reserver;
+        this.ledger = ledger;
         this.publisher = publisher;
         this.clock = clock;
         this.afterMillis = after.toMillis();
@@ -86,13 +86,13 @@ public final class Resender {
     /** Claims, sends and forgets one entry; false when it was not this pass's to send or a step failed. */
     private boolean resend(Sale sale, long userId, long orderId) {
         try {
-            if (!reserver.unsent(sale.id(), userId, orderId, clock.millis())) {
+            if (!ledger.unsent(sale.id(), userId, orderId, clock.millis())) {
                 return false;
             }
             // No request id: no client request is behind this send (the order's first one carried it).
             publisher.publish(OrderEvent.of(orderId, sale.id(), userId, sale.priceCents(),
                     OrderIds.createdAt(orderId).toEpochMilli()), null);
-            reserver.sent(sale.id(), userId, orderId);
+            ledger.sent(sale.id(), userId, orderId);
             return true;
         } catch (DependencyUnavailable e) {
             // Still held (or, if only sent.lua failed, in Kafka and resent once more: a duplicate the writer skips).

@@ -4,8 +4,10 @@ import dev.seckill.sale.Sale;
 
 /**
  * Takes a unit of a sale's stock for one buyer, atomically with the sale window, the one-per-user rule and the
- * buyer's rate limit, and gives it back. {@link RedisStockReserver} in the service; a fake in unit tests.
+ * buyer's rate limit. {@link RedisStockReserver} in the service, wrapped by the checks in front of it (an ended
+ * sale, the breakers); a fake in unit tests. What becomes of a unit once taken is the {@link UnitLedger}'s.
  */
+@FunctionalInterface
 public interface StockReserver {
 
     /**
@@ -16,24 +18,4 @@ public interface StockReserver {
      *         lost them; never answered as sold out or with fresh stock)
      */
     PurchaseOutcome reserve(Sale sale, long userId, long orderId, long nowMillis);
-
-    /**
-     * Gives back the unit of {@code orderId} if it is still this buyer's and no send of it began at or after
-     * {@code sentBeforeMillis} (idempotent); removes the buyer's unsent entry with it.
-     *
-     * @return the remaining stock after the undo, -1 when there was nothing to undo, -2 when the order was sent
-     *         again since {@code sentBeforeMillis} (nothing changed)
-     */
-    long compensate(long saleId, long userId, long orderId, long sentBeforeMillis);
-
-    /**
-     * Records that the send of a reserved order, begun at {@code sentAtMillis}, failed: the unit stays held for a
-     * resend (unsent.lua). Nothing is recorded when the buyer's mark is no longer this order.
-     *
-     * @return true when recorded (the unit is held for this order), false when the buyer's mark is another order
-     */
-    boolean unsent(long saleId, long userId, long orderId, long sentAtMillis);
-
-    /** Forgets the buyer's unsent entry of {@code orderId}, now that the order is in Kafka or written (sent.lua). */
-    void sent(long saleId, long userId, long orderId);
 }

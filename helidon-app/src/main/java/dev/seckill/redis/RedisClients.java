@@ -1,6 +1,6 @@
 package dev.seckill.redis;
 
-import io.helidon.config.Config;
+import dev.seckill.config.ServiceConfig;
 import io.helidon.config.ConfigSources;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -13,16 +13,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Builds the Redisson client: the service's from its {@code redis} config section, and anyone else's (tests, the
- * bench) from an address or a node list and a password, through the same settings and defaults.
+ * Builds the Redisson client: the service's from its {@code redis} settings, and anyone else's (tests, the bench)
+ * from an address or a node list and a password, over the rest of the service's application.yaml: the same
+ * settings and defaults.
  */
 public final class RedisClients {
 
     private RedisClients() {
-    }
-
-    public static RedissonClient create(Config redis) {
-        return create(RedisSettings.from(redis));
     }
 
     public static RedissonClient create(RedisSettings settings) {
@@ -40,11 +37,11 @@ public final class RedisClients {
     public static RedissonClient connect(String address, String nodes, String password) {
         Map<String, String> redis = new HashMap<>();
         if (address != null) {
-            redis.put("address", address);
+            redis.put("redis.address", address);
         }
-        redis.put("nodes", nodes == null ? "" : nodes);
-        redis.put("password", password == null ? "" : password);
-        return create(Config.just(ConfigSources.create(redis)));
+        redis.put("redis.nodes", nodes == null ? "" : nodes);
+        redis.put("redis.password", password == null ? "" : password);
+        return create(RedisSettings.from(ServiceConfig.with(ConfigSources.create(redis)).get("redis")));
     }
 
     static org.redisson.config.Config redissonConfig(RedisSettings s) {

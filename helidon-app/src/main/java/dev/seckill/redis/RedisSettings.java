@@ -1,22 +1,24 @@
 package dev.seckill.redis;
 
+import dev.seckill.config.Setting;
 import io.helidon.config.Config;
 
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Where Redis is and how the client talks to it: the connection keys of the {@code redis} config section, with
- * their defaults, read once. Either one server ({@code address}) or a Redis Cluster ({@code nodes}, a comma list
- * of seed nodes; when it is not empty the client runs in cluster mode and {@code address} is ignored).
+ * The {@code redis} config section, read once: where Redis is and how the client talks to it, the replicas a
+ * reservation needs, and how many purchase attempts of a sale one script call decides. Either one server
+ * ({@code address}) or a Redis Cluster ({@code nodes}, a comma list of seed nodes; when it is not empty the client
+ * runs in cluster mode and {@code address} is ignored). The defaults, and why each was chosen, are application.yaml's.
+ *
+ * @param coalesceMax most attempts of one sale in one purchase.lua call (1: one call each; checked by SaleBatches)
  */
 public record RedisSettings(String address, List<String> nodes, String password, int timeoutMs, int pool,
-                            int nettyThreads) {
+                            int nettyThreads, ReplicaAcks replicaAcks, int coalesceMax) {
 
-    static final String DEFAULT_ADDRESS = "redis://127.0.0.1:16379";
-    /** The event-loop threads that write commands and read answers: 4, not Redisson's 32 (see application.yaml). */
-    static final int DEFAULT_NETTY_THREADS = 4;
     private static final Pattern NODE = Pattern.compile("rediss?://(\\[[0-9A-Fa-f:.]+]|[^\\s/:\\[\\]]+):\\d{1,5}");
 
     public RedisSettings {
@@ -34,12 +36,15 @@ public record RedisSettings(String address, List<String> nodes, String password,
 
     public static RedisSettings from(Config redis) {
         return new RedisSettings(
-                node(redis.get("address").asString().orElse(DEFAULT_ADDRESS)),
-                nodes(redis.get("nodes").asString().orElse("")),
-                redis.get("password").asString().orElse(""),
-                redis.get("timeout-ms").asInt().orElse(1000),
-                redis.get("pool").asInt().orElse(256),
-                redis.get("netty-threads").asInt().orElse(DEFAULT_NETTY_THREADS));
+                node(Setting.text(redis.get("address"))),
+                nodes(Setting.text(redis.get("nodes"))),
+                Setting.text(redis.get("password")),
+                Setting.integer(redis.get("timeout-ms")),
+                Setting.integer(redis.get("pool")),
+                Setting.integer(redis.get("netty-threads")),
+                new ReplicaAcks(Setting.integer(redis.get("replica-acks")),
+                        Setting.duration(redis.get("replica-timeout-ms"), ChronoUnit.MILLIS)),
+                Setting.integer(redis.get("coalesce-max")));
     }
 
     /** True when {@code nodes} names a Redis Cluster. */

@@ -1,7 +1,5 @@
 package dev.seckill.redis;
 
-import io.helidon.config.Config;
-
 import java.time.Duration;
 
 /**
@@ -9,17 +7,10 @@ import java.time.Duration;
  * master hold the script's writes, waited for at most {@code timeout} ({@code redis.replica-acks},
  * {@code redis.replica-timeout-ms}). Redis replicates asynchronously, so without this a master that dies right
  * after the script can take a sold unit and its buyer mark with it, and the promoted replica sells them again.
- * {@code required} 0: no wait (a single Redis, or a cluster that accepts that window).
+ * {@code required} 0: no wait (a single Redis, or a cluster that accepts that window). Read by {@link RedisSettings};
+ * application.yaml says why the timeout's default is what it is.
  */
 public record ReplicaAcks(int required, Duration timeout) {
-
-    /**
-     * Default wait. A healthy replica acknowledges in well under a millisecond on a LAN (tens of ms at p99 on a
-     * loaded 2-core test box), and WAIT returns as soon as it does, so the timeout is paid only when a replica is
-     * missing or stalled: then it bounds how long each purchase of that shard holds a connection before its 503.
-     * Far below what a purchase may already spend on Kafka (delivery timeout 5 s) and the edge's read timeout.
-     */
-    static final long DEFAULT_TIMEOUT_MS = 500;
 
     public ReplicaAcks {
         if (required < 0) {
@@ -31,14 +22,9 @@ public record ReplicaAcks(int required, Duration timeout) {
         }
     }
 
-    public static ReplicaAcks from(Config redis) {
-        return new ReplicaAcks(redis.get("replica-acks").asInt().orElse(0),
-                Duration.ofMillis(redis.get("replica-timeout-ms").asLong().orElse(DEFAULT_TIMEOUT_MS)));
-    }
-
-    /** No wait at all. */
+    /** No wait at all (the timeout is never used: nothing is waited for). */
     public static ReplicaAcks none() {
-        return new ReplicaAcks(0, Duration.ofMillis(DEFAULT_TIMEOUT_MS));
+        return new ReplicaAcks(0, Duration.ofMillis(1));
     }
 
     /** True when a reservation must wait for replicas. */

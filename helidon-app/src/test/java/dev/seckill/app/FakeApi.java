@@ -18,6 +18,7 @@ import dev.seckill.protection.PurchasePaths;
 import dev.seckill.protection.SaleProtection;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
+import dev.seckill.purchase.FakeLedger;
 import dev.seckill.purchase.FakeReserver;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.OrderIds;
@@ -76,6 +77,7 @@ final class FakeApi {
     static final int SALES = 4;
     final FakeSales sales = new FakeSales().add(ACTIVE).add(UPCOMING).add(CHALLENGED).add(PATHED);
     final FakeReserver reserver = new FakeReserver();
+    final FakeLedger ledger = new FakeLedger();
     final MockProducer<String, byte[]> producer =
             new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -98,7 +100,7 @@ final class FakeApi {
         Authenticator auth = new Authenticator(signer);
         SaleCatalog catalog = new SaleCatalog(sales, clock);
         PurchaseMetrics metrics = new PurchaseMetrics(registry);
-        Purchaser purchaser = new Purchaser(reserver,
+        Purchaser purchaser = new Purchaser(reserver, ledger,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), soldOut, new Reopener(soldOut, new EdgeFlags("", registry)), metrics,
                 new UnsentSales(), clock);
@@ -123,6 +125,7 @@ final class FakeApi {
     /** Back to a fresh state between tests (the route table is built once per test class). */
     void reset() {
         reserver.reset();
+        ledger.reset();
         producer.clear();
         producer.sendException = null;
         soldOut.clear(ACTIVE.id());

@@ -1,9 +1,8 @@
 package dev.seckill.app;
 
+import dev.seckill.config.TestConfig;
 import dev.seckill.health.Probes;
 import dev.seckill.testkit.RawHttp;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import io.helidon.health.HealthCheckType;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
@@ -42,7 +41,7 @@ class ListenersTest {
     static void server(WebServerConfig.Builder server) {
         HealthObserver health = HealthObserver.builder().details(true).useSystemServices(false)
                 .addCheck(Probes.check(() -> true), HealthCheckType.READINESS, "redis").build();
-        Listeners.apply(server, Config.just(ConfigSources.create(Map.of("port", "0"))), API.routes,
+        Listeners.apply(server, TestConfig.keys(Map.of("admin.port", "0")).get("admin"), API.routes,
                 List.of(health, MetricsObserver.builder().build()));
     }
 

@@ -1,9 +1,8 @@
 package dev.seckill.app;
 
+import dev.seckill.config.TestConfig;
 import dev.seckill.testkit.ApiContract;
 import dev.seckill.testkit.RawHttp;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
@@ -39,7 +38,7 @@ class OpenApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        Listeners.apply(server, Config.just(ConfigSources.create(Map.of("port", "0"))), API.routes, List.of());
+        Listeners.apply(server, TestConfig.keys(Map.of("admin.port", "0")).get("admin"), API.routes, List.of());
     }
 
     @Test

@@ -196,9 +196,9 @@ class PurchaseAnswersTest {
         assertEquals(503, r.status());
         assertEquals("UNAVAILABLE", r.code());
         assertEquals(Optional.of("1"), r.header("Retry-After"));
-        assertEquals(0, API.reserver.givenBack().size(), "Kafka may have written it (issue 13)");
-        assertEquals(1, API.reserver.unsent().size());
-        assertEquals(Long.toString(API.reserver.unsent().get(0)), r.json().path("orderId").asText(),
+        assertEquals(0, API.ledger.givenBack().size(), "Kafka may have written it (issue 13)");
+        assertEquals(1, API.ledger.unsent().size());
+        assertEquals(Long.toString(API.ledger.unsent().get(0)), r.json().path("orderId").asText(),
                 "the 503 names the order that holds the unit: " + r.body());
         assertFalse(r.body().contains("metadata"), r.body());
     }

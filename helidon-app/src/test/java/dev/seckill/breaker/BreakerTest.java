@@ -213,7 +213,7 @@ class BreakerTest {
     @Test
     void redisIsReportedAsOneBreakerInTheMetrics() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Breakers breakers = Breakers.create(io.helidon.config.Config.empty(), clock, registry);
+        Breakers breakers = Breakers.create(SETTINGS, clock, registry);
         assertEquals(0.0, registry.get("seckill.breaker.state").tag("breaker", "redis").gauge().value());
         Breaker sale = breakers.redis().of(SALE.id());
         for (int i = 0; i < 10; i++) {

@@ -41,12 +41,13 @@ class PurchaserTest {
 
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     private final FakeReserver reserver = new FakeReserver();
+    private final FakeLedger ledger = new FakeLedger();
     private final SoldOutFlags flags = new SoldOutFlags(clock, 1000);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final UnsentSales unsentSales = new UnsentSales();
 
     private Purchaser purchaser(MockProducer<String, byte[]> producer) {
-        return new Purchaser(reserver, new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
+        return new Purchaser(reserver, ledger, new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)), new PurchaseMetrics(registry),
                 unsentSales, clock);
     }
@@ -64,7 +65,7 @@ class PurchaserTest {
         assertEquals("7", sent.get(0).key());
         OrderEvent event = OrderEvent.fromJson(sent.get(0).value());
         assertEquals(new OrderEvent(queued.orderId(), 7, 42, 1999, NOW.toEpochMilli(), OrderEvent.VERSION), event);
-        assertTrue(reserver.givenBack().isEmpty());
+        assertTrue(ledger.givenBack().isEmpty());
     }
 
     @Test
@@ -81,9 +82,9 @@ class PurchaserTest {
         // What send() does when the broker is down past max.block.ms.
         producer.sendException = new KafkaException("no metadata in 2000 ms");
         OrderKept kept = assertThrows(OrderKept.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
-        assertTrue(reserver.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back (issue 13)");
-        assertEquals(1, reserver.unsent().size(), "the failed send is recorded for a resend");
-        assertEquals(Long.toString(reserver.unsent().get(0)), kept.orderId(), "the answer names the held order");
+        assertTrue(ledger.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back (issue 13)");
+        assertEquals(1, ledger.unsent().size(), "the failed send is recorded for a resend");
+        assertEquals(Long.toString(ledger.unsent().get(0)), kept.orderId(), "the answer names the held order");
         assertEquals(1, registry.get("seckill.sends.unsent").counter().count());
         assertEquals(List.of(SALE.id()), unsentSales.snapshot(), "the sale is noted for the resender");
     }
@@ -93,7 +94,7 @@ class PurchaserTest {
         reserver.fail(new UnitsHeld(SALE.id(), 2));
         assertThrows(UnitsHeld.class, () -> purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
         assertEquals(List.of(SALE.id()), unsentSales.snapshot(), "another instance's held units are resent from here");
-        assertTrue(reserver.givenBack().isEmpty());
+        assertTrue(ledger.givenBack().isEmpty());
     }
 
     @Test
@@ -108,8 +109,8 @@ class PurchaserTest {
             assertInstanceOf(DependencyUnavailable.class, e.getCause());
         }
         long orderId = OrderEvent.fromJson(producer.history().get(0).value()).orderIdValue();
-        assertEquals(List.of(orderId), reserver.unsent(), "the failed order's unit is held for its resend");
-        assertTrue(reserver.givenBack().isEmpty());
+        assertEquals(List.of(orderId), ledger.unsent(), "the failed order's unit is held for its resend");
+        assertTrue(ledger.givenBack().isEmpty());
     }
 
     @Test
@@ -118,7 +119,7 @@ class PurchaserTest {
         Purchaser purchaser = purchaser(producer);
         producer.sendException = new KafkaException("broker down");
         assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
-        long first = reserver.unsent().get(0);
+        long first = ledger.unsent().get(0);
         producer.sendException = null;
         // purchase.lua answers RESEND with the held order's id.
         reserver.answer(new PurchaseOutcome.Queued(Long.toString(first)));
@@ -126,8 +127,8 @@ class PurchaserTest {
         assertEquals(1, producer.history().size());
         assertEquals(new OrderEvent(Long.toString(first), 7, 42, 1999, OrderIds.createdAt(first).toEpochMilli(),
                 OrderEvent.VERSION), OrderEvent.fromJson(producer.history().get(0).value()), "the same order, as it was");
-        assertEquals(List.of(first), reserver.sent(), "acknowledged: its unsent entry is forgotten");
-        assertTrue(reserver.givenBack().isEmpty());
+        assertEquals(List.of(first), ledger.sent(), "acknowledged: its unsent entry is forgotten");
+        assertTrue(ledger.givenBack().isEmpty());
     }
 
     @Test
@@ -136,19 +137,19 @@ class PurchaserTest {
         Purchaser purchaser = purchaser(producer);
         producer.sendException = new KafkaException("broker down");
         assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
-        long first = reserver.unsent().get(0);
+        long first = ledger.unsent().get(0);
         reserver.answer(new PurchaseOutcome.Queued(Long.toString(first)));
         assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
-        assertEquals(List.of(first, first), reserver.unsent(), "the same order, still waiting for a send");
-        assertTrue(reserver.sent().isEmpty());
-        assertTrue(reserver.givenBack().isEmpty());
+        assertEquals(List.of(first, first), ledger.unsent(), "the same order, still waiting for a send");
+        assertTrue(ledger.sent().isEmpty());
+        assertTrue(ledger.givenBack().isEmpty());
     }
 
     @Test
     void aFreshOrderAcknowledgedAtOnceLeavesNoUnsentWork() {
         assertInstanceOf(PurchaseOutcome.Queued.class, purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
-        assertTrue(reserver.unsent().isEmpty());
-        assertTrue(reserver.sent().isEmpty(), "no Redis call after a first send that succeeded");
+        assertTrue(ledger.unsent().isEmpty());
+        assertTrue(ledger.sent().isEmpty(), "no Redis call after a first send that succeeded");
     }
 
     @Test
@@ -167,7 +168,7 @@ class PurchaserTest {
         // Meanwhile another buyer took the last unit and was told SOLD_OUT.
         reserver.duringReserve(() -> flags.markSoldOut(SALE.id()));
         reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "it reached 0 of the 1 replicas it needs"));
-        reserver.remainingAfterUndo(1);
+        ledger.remainingAfterUndo(1);
         assertThrows(DependencyUnavailable.class, () -> purchaser.attempt(SALE, BUYER, REQUEST_ID));
         reserver.fail(null);
         reserver.duringReserve(() -> { });
@@ -181,7 +182,7 @@ class PurchaserTest {
         reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "it reached 0 of the 1 replicas it needs"));
         // Unavailable, so the buyer is told to retry (503 with Retry-After), never 202 on a unit only the master has.
         assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
-        assertEquals(1, reserver.givenBack().size(), "the unit is given back");
+        assertEquals(1, ledger.givenBack().size(), "the unit is given back");
         assertTrue(producer.history().isEmpty(), "no order for it");
         assertEquals(1, registry.get("seckill.reservations.unreplicated").counter().count());
     }
@@ -192,7 +193,7 @@ class PurchaserTest {
         reserver.fail(new DependencyUnavailable("the Redis keys of sale 7 are missing"));
         assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         assertTrue(producer.history().isEmpty());
-        assertTrue(reserver.givenBack().isEmpty(), "nothing was taken, so nothing is given back");
+        assertTrue(ledger.givenBack().isEmpty(), "nothing was taken, so nothing is given back");
     }
 
     @Test

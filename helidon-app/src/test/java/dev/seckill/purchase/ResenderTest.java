@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The resender without a stack: an unsent hash in a map, a fake reserver, Kafka's MockProducer, a fixed clock. */
+/** The resender without a stack: an unsent hash in a map, a fake ledger, Kafka's MockProducer, a fixed clock. */
 class ResenderTest {
 
     private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
@@ -28,7 +28,7 @@ class ResenderTest {
     private static final long ORDER = new OrderIds(Clock.fixed(NOW.minusSeconds(5), ZoneOffset.UTC), 1).next();
 
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-    private final FakeReserver reserver = new FakeReserver();
+    private final FakeLedger ledger = new FakeLedger();
     private final UnsentSales sales = new UnsentSales();
     private final Map<Long, String> held = new ConcurrentHashMap<>();
     private final MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
@@ -36,7 +36,7 @@ class ResenderTest {
 
     private Resender resender() {
         return new Resender(sales, sale -> sale == SALE.id() ? Map.copyOf(held) : Map.of(),
-                sale -> sale == SALE.id() ? Optional.of(SALE) : Optional.empty(), reserver,
+                sale -> sale == SALE.id() ? Optional.of(SALE) : Optional.empty(), ledger,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))), clock,
                 Duration.ofSeconds(1));
     }
@@ -46,11 +46,11 @@ class ResenderTest {
         sales.add(SALE.id());
         held.put(42L, ORDER + ":" + NOW.minusSeconds(2).toEpochMilli());
         assertEquals(1, resender().resendDue());
-        assertEquals(List.of(ORDER), reserver.unsent(), "claimed (its time stamped) before the send");
+        assertEquals(List.of(ORDER), ledger.unsent(), "claimed (its time stamped) before the send");
         assertEquals(1, producer.history().size());
         assertEquals(new OrderEvent(Long.toString(ORDER), 7, 42, 1999, OrderIds.createdAt(ORDER).toEpochMilli(),
                 OrderEvent.VERSION), OrderEvent.fromJson(producer.history().get(0).value()), "the same order, as it was");
-        assertEquals(List.of(ORDER), reserver.sent(), "acknowledged: forgotten");
+        assertEquals(List.of(ORDER), ledger.sent(), "acknowledged: forgotten");
     }
 
     @Test
@@ -58,7 +58,7 @@ class ResenderTest {
         sales.add(SALE.id());
         held.put(42L, ORDER + ":" + NOW.minusMillis(500).toEpochMilli());
         assertEquals(0, resender().resendDue());
-        assertTrue(reserver.unsent().isEmpty());
+        assertTrue(ledger.unsent().isEmpty());
         assertTrue(producer.history().isEmpty());
         assertEquals(List.of(SALE.id()), sales.snapshot(), "still tracked for the next pass");
     }
@@ -67,7 +67,7 @@ class ResenderTest {
     void anEntryReleasedMeanwhileIsNotSent() {
         sales.add(SALE.id());
         held.put(42L, ORDER + ":" + NOW.minusSeconds(2).toEpochMilli());
-        reserver.holds(false);
+        ledger.holds(false);
         assertEquals(0, resender().resendDue());
         assertTrue(producer.history().isEmpty(), "the unit went back: sending now could sell it twice");
     }
@@ -78,7 +78,7 @@ class ResenderTest {
         held.put(42L, ORDER + ":" + NOW.minusSeconds(2).toEpochMilli());
         producer.sendException = new KafkaException("broker down");
         assertEquals(0, resender().resendDue());
-        assertTrue(reserver.sent().isEmpty(), "not forgotten");
+        assertTrue(ledger.sent().isEmpty(), "not forgotten");
         assertEquals(List.of(SALE.id()), sales.snapshot());
     }
 

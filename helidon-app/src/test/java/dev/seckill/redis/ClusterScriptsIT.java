@@ -2,6 +2,8 @@ package dev.seckill.redis;
 
 import dev.seckill.event.OrderEvent;
 import dev.seckill.identity.User;
+import dev.seckill.purchase.Attempt;
+import dev.seckill.purchase.Decision;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.LimiterSettings;
@@ -95,7 +97,7 @@ class ClusterScriptsIT extends ScriptContract {
     @Test
     void aCallsReservationsAreConfirmedTogetherAndEachStandsOrFallsAlone() {
         Sale sale = preheated(2);
-        List<RedisStockReserver.Decision> d = reserver(ONE_REPLICA).decide(List.of(attempt(sale, 1, 101),
+        List<Decision> d = reserver(ONE_REPLICA).decide(List.of(attempt(sale, 1, 101),
                 attempt(sale, 2, 102), attempt(sale, 3, 103)));
         assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get());
         assertEquals(new PurchaseOutcome.Queued("102"), d.get(1).get());
@@ -108,14 +110,14 @@ class ClusterScriptsIT extends ScriptContract {
         Sale other = preheated(2);
         int shardReplicas = nodes.replicasOf(Keys.stock(other.id())).size();
         RedisStockReserver demanding = reserver(new ReplicaAcks(shardReplicas + 1, Duration.ofMillis(100)));
-        List<RedisStockReserver.Decision> unconfirmed = demanding.decide(List.of(attempt(other, 1, 101), attempt(other, 1, 102), attempt(other, 2, 201)));
+        List<Decision> unconfirmed = demanding.decide(List.of(attempt(other, 1, 101), attempt(other, 1, 102), attempt(other, 2, 201)));
         assertThrows(ReservationNotReplicated.class, unconfirmed.get(0)::get);
         assertEquals(new PurchaseOutcome.AlreadyPurchased("101"), unconfirmed.get(1).get());
         assertThrows(ReservationNotReplicated.class, unconfirmed.get(2)::get);
     }
 
-    private static RedisStockReserver.Attempt attempt(Sale sale, long userId, long orderId) {
-        return new RedisStockReserver.Attempt(sale, userId, orderId, START + 1);
+    private static Attempt attempt(Sale sale, long userId, long orderId) {
+        return new Attempt(sale, userId, orderId, START + 1);
     }
 
     @Test
@@ -140,7 +142,7 @@ class ClusterScriptsIT extends ScriptContract {
         MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
                 new ByteArraySerializer());
         SoldOutFlags flags = new SoldOutFlags(clock, 1000);
-        Purchaser purchaser = new Purchaser(demanding,
+        Purchaser purchaser = new Purchaser(demanding, ledger,
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), flags, new Reopener(flags, new EdgeFlags("", registry)),
                 new PurchaseMetrics(registry), new UnsentSales(), clock);

@@ -1,13 +1,14 @@
 package dev.seckill.redis;
 
+import dev.seckill.config.TestConfig;
 import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import org.junit.jupiter.api.Test;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.ReadMode;
 import org.redisson.config.SingleServerConfig;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,11 +18,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The redis config section: one server or a cluster, and the replica acknowledgements a reservation needs (issue 13). */
+/**
+ * The redis config section over application.yaml's defaults: one server or a cluster, the replica acknowledgements a
+ * reservation needs (issue 13), and how many attempts one call decides.
+ */
 class RedisSettingsTest {
 
+    /** The redis section of application.yaml with these of its keys set. */
     private static Config redis(Map<String, String> keys) {
-        return Config.just(ConfigSources.create(keys));
+        Map<String, String> set = new HashMap<>();
+        keys.forEach((k, v) -> set.put("redis." + k, v));
+        return TestConfig.keys(set).get("redis");
     }
 
     /** Reads back what the factory configured (Redisson keeps its server configs protected). */
@@ -49,14 +56,15 @@ class RedisSettingsTest {
         assertEquals("redis://127.0.0.1:7000", built.single().getAddress());
         assertEquals(256, built.single().getConnectionPoolSize());
         assertEquals(1000, built.single().getTimeout());
-        assertEquals(RedisSettings.DEFAULT_NETTY_THREADS, built.getNettyThreads());
+        assertEquals(4, built.getNettyThreads());
         assertEquals("pw", built.getPassword());
     }
 
     @Test
     void theClientsEventLoopThreadsAreASettingAndMustBePositive() {
-        assertEquals(4, new Built(RedisSettings.from(redis(Map.of("netty-threads", "4")))).getNettyThreads());
-        assertThrows(IllegalArgumentException.class, () -> RedisSettings.from(redis(Map.of("netty-threads", "0"))));
+        assertEquals(8, new Built(RedisSettings.from(redis(Map.of("netty-threads", "8")))).getNettyThreads());
+        assertEquals("redis.netty-threads must be positive, not 0", assertThrows(IllegalArgumentException.class,
+                () -> RedisSettings.from(redis(Map.of("netty-threads", "0")))).getMessage());
     }
 
     @Test
@@ -90,14 +98,15 @@ class RedisSettingsTest {
 
     @Test
     void replicaAcksDefaultToNoWait() {
-        ReplicaAcks acks = ReplicaAcks.from(redis(Map.of()));
+        ReplicaAcks acks = RedisSettings.from(redis(Map.of())).replicaAcks();
         assertFalse(acks.wanted());
-        assertEquals(Duration.ofMillis(ReplicaAcks.DEFAULT_TIMEOUT_MS), acks.timeout());
+        assertEquals(Duration.ofMillis(500), acks.timeout());
     }
 
     @Test
     void replicaAcksAreReadWithTheirTimeout() {
-        ReplicaAcks acks = ReplicaAcks.from(redis(Map.of("replica-acks", "1", "replica-timeout-ms", "400")));
+        ReplicaAcks acks = RedisSettings.from(redis(Map.of("replica-acks", "1", "replica-timeout-ms", "400")))
+                .replicaAcks();
         assertEquals(new ReplicaAcks(1, Duration.ofMillis(400)), acks);
         assertTrue(acks.wanted());
         assertFalse(acks.satisfiedBy(0));
@@ -106,8 +115,22 @@ class RedisSettingsTest {
 
     @Test
     void aNegativeAckCountOrANonPositiveWaitStopsTheStart() {
-        assertThrows(IllegalArgumentException.class, () -> ReplicaAcks.from(redis(Map.of("replica-acks", "-1"))));
+        assertThrows(IllegalArgumentException.class, () -> RedisSettings.from(redis(Map.of("replica-acks", "-1"))));
         // WAIT n 0 would block until the replicas answer, however long that takes.
-        assertThrows(IllegalArgumentException.class, () -> ReplicaAcks.from(redis(Map.of("replica-timeout-ms", "0"))));
+        assertThrows(IllegalArgumentException.class,
+                () -> RedisSettings.from(redis(Map.of("replica-timeout-ms", "0"))));
+    }
+
+    @Test
+    void aCallDecidesUpToSixtyFourAttemptsUnlessTheEnvironmentSaysOtherwise() {
+        assertEquals(64, RedisSettings.from(redis(Map.of())).coalesceMax());
+        assertEquals(1, RedisSettings.from(TestConfig.environment(Map.of("REDIS_COALESCE_dash_MAX", "1")).get("redis"))
+                .coalesceMax());
+    }
+
+    @Test
+    void aPoolThatIsNotANumberStopsTheStartNamingTheKey() {
+        assertEquals("redis.pool must be a whole number, not 'many'", assertThrows(IllegalArgumentException.class,
+                () -> RedisSettings.from(redis(Map.of("pool", "many")))).getMessage());
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.redis;
 
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
@@ -32,6 +33,7 @@ class ReleaseScriptIT {
     private static RedissonClient redis;
     private static SaleStock stock;
     private static RedisStockReserver reserver;
+    private static RedisUnitLedger ledger;
 
     @BeforeAll
     static void connect() {
@@ -40,6 +42,7 @@ class ReleaseScriptIT {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
+        ledger = new RedisUnitLedger(scripts);
     }
 
     @AfterAll
@@ -73,8 +76,8 @@ class ReleaseScriptIT {
     @Test
     void releasingAnExpiredOrderDropsTheUnsentEntryItsLandedFailedSendLeft() {
         Sale sale = soldOut(2);
-        reserver.unsent(sale.id(), 1, 101, START + 1);
-        reserver.unsent(sale.id(), 2, 102, START + 1);
+        ledger.unsent(sale.id(), 1, 101, START + 1);
+        ledger.unsent(sale.id(), 2, 102, START + 1);
         assertEquals(UnitReturn.Kind.RETURNED, stock.release(sale.id(), 1, 101).kind());
         assertFalse(redis.getMap(Keys.unsent(sale.id())).containsKey("1"), "no retry may resend an expired order");
         assertTrue(redis.getMap(Keys.unsent(sale.id())).containsKey("2"), "another buyer's entry stays");

@@ -1,9 +1,12 @@
 package dev.seckill.redis;
 
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.purchase.Attempt;
+import dev.seckill.purchase.Decision;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.purchase.RedisStockReserver;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.purchase.UnitsHeld;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
@@ -44,6 +47,7 @@ abstract class ScriptContract {
     ScriptRunner scripts;
     SaleStock stock;
     RedisStockReserver reserver;
+    RedisUnitLedger ledger;
 
     /** The Redis to run the scripts on. */
     abstract RedissonClient connect();
@@ -55,6 +59,7 @@ abstract class ScriptContract {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
+        ledger = new RedisUnitLedger(scripts);
     }
 
     @AfterAll
@@ -145,10 +150,10 @@ abstract class ScriptContract {
     }
 
     /** One purchase.lua call for these attempts (userId, orderId, now) of one sale: each one's outcome or failure. */
-    private List<RedisStockReserver.Decision> batch(Sale sale, long... userOrderNow) {
-        List<RedisStockReserver.Attempt> attempts = new ArrayList<>();
+    private List<Decision> batch(Sale sale, long... userOrderNow) {
+        List<Attempt> attempts = new ArrayList<>();
         for (int i = 0; i < userOrderNow.length; i += 3) {
-            attempts.add(new RedisStockReserver.Attempt(sale, userOrderNow[i], userOrderNow[i + 1], userOrderNow[i + 2]));
+            attempts.add(new Attempt(sale, userOrderNow[i], userOrderNow[i + 1], userOrderNow[i + 2]));
         }
         return reserver.decide(attempts);
     }
@@ -156,11 +161,11 @@ abstract class ScriptContract {
     @Test
     void aBatchDecidesEachBuyerInOrderAndSellsOutMidBatch() {
         Sale sale = preheated(2);
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 1, 2, 102, START + 1, 3, 103, START + 1,
+        List<Decision> d = batch(sale, 1, 101, START + 1, 2, 102, START + 1, 3, 103, START + 1,
                 4, 104, START + 1);
         assertEquals(List.of(new PurchaseOutcome.Queued("101"), new PurchaseOutcome.Queued("102"),
                 new PurchaseOutcome.SoldOut(false), new PurchaseOutcome.SoldOut(false)),
-                d.stream().map(RedisStockReserver.Decision::get).toList(), "the first two in order take the two units");
+                d.stream().map(Decision::get).toList(), "the first two in order take the two units");
         assertEquals(0L, stock.remaining(sale.id()));
         assertEquals(Map.of("1", "101", "2", "102"), redis.getMap(Keys.buyers(sale.id()), StringCodec.INSTANCE).readAllMap());
     }
@@ -168,7 +173,7 @@ abstract class ScriptContract {
     @Test
     void aBuyerTwiceInOneBatchIsAnsweredAsTwoCallsInARowWouldBe() {
         Sale sale = preheated(5);
-        List<RedisStockReserver.Decision> d = batch(sale, 7, 700, START + 1, 7, 701, START + 2, 8, 800, START + 3);
+        List<Decision> d = batch(sale, 7, 700, START + 1, 7, 701, START + 2, 8, 800, START + 3);
         assertEquals(new PurchaseOutcome.Queued("700"), d.get(0).get());
         assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), d.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("800"), d.get(2).get());
@@ -176,7 +181,7 @@ abstract class ScriptContract {
         // The same call again (a client retry after a lost answer; later, so the buckets have refilled): each buyer
         // finds its own reservation.
         long later = START + 3_000;
-        List<RedisStockReserver.Decision> again = batch(sale, 7, 700, later, 7, 701, later, 8, 800, later);
+        List<Decision> again = batch(sale, 7, 700, later, 7, 701, later, 8, 800, later);
         assertEquals(new PurchaseOutcome.Queued("700"), again.get(0).get());
         assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), again.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("800"), again.get(2).get());
@@ -190,7 +195,7 @@ abstract class ScriptContract {
         for (int i = 0; i < 3; i++) {
             reserver.reserve(sale, 9, 900 + i, t);
         }
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, t, 9, 910, t, 2, 102, t);
+        List<Decision> d = batch(sale, 1, 101, t, 9, 910, t, 2, 102, t);
         assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get());
         assertEquals(new PurchaseOutcome.RateLimited(1_000), d.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("102"), d.get(2).get());
@@ -200,7 +205,7 @@ abstract class ScriptContract {
     @Test
     void aBatchStraddlingTheStartAndTheEndJudgesEachBuyerByItsOwnClock() {
         Sale sale = preheated(5);
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START - 1, 2, 102, START, 3, 103, END - 1, 4, 104, END);
+        List<Decision> d = batch(sale, 1, 101, START - 1, 2, 102, START, 3, 103, END - 1, 4, 104, END);
         assertEquals(new PurchaseOutcome.NotStarted(sale.startsAt(), 1), d.get(0).get());
         assertEquals(new PurchaseOutcome.Queued("102"), d.get(1).get());
         assertEquals(new PurchaseOutcome.Queued("103"), d.get(2).get());
@@ -212,8 +217,8 @@ abstract class ScriptContract {
     void aBatchWithAHeldUnitAnswersResendToItsBuyerAndHeldToOthersOnceTheStockIsGone() {
         Sale sale = preheated(2);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
-        List<RedisStockReserver.Decision> d = batch(sale, 1, 101, START + 20, 7, 701, START + 20, 2, 102, START + 20);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
+        List<Decision> d = batch(sale, 1, 101, START + 20, 7, 701, START + 20, 2, 102, START + 20);
         assertEquals(new PurchaseOutcome.Queued("101"), d.get(0).get(), "the last free unit");
         assertEquals(new PurchaseOutcome.Queued("700"), d.get(1).get(), "RESEND of the held order");
         assertThrows(UnitsHeld.class, d.get(2)::get, "HELD: not sold out while a unit may come back");
@@ -224,7 +229,7 @@ abstract class ScriptContract {
     void aBatchOfASaleWhoseKeysAreGoneFailsEveryBuyerAsUnavailable() {
         Sale sale = preheated(3);
         redis.getKeys().delete(Keys.stock(sale.id()), Keys.meta(sale.id()));
-        for (RedisStockReserver.Decision d : batch(sale, 1, 101, START + 1, 2, 102, START + 1)) {
+        for (Decision d : batch(sale, 1, 101, START + 1, 2, 102, START + 1)) {
             assertThrows(DependencyUnavailable.class, d::get);
         }
         assertNull(stock.remaining(sale.id()), "no fresh stock appears");
@@ -235,12 +240,12 @@ abstract class ScriptContract {
         Sale sale = preheated(1);
         long id = sale.id();
         reserver.reserve(sale, 1, 101, START + 1);
-        assertEquals(-1, reserver.compensate(id, 1, 999, Long.MAX_VALUE), "another order id changes nothing");
+        assertEquals(-1, ledger.compensate(id, 1, 999, Long.MAX_VALUE), "another order id changes nothing");
         assertEquals(0L, stock.remaining(id));
-        assertEquals(1, reserver.compensate(id, 1, 101, Long.MAX_VALUE));
+        assertEquals(1, ledger.compensate(id, 1, 101, Long.MAX_VALUE));
         assertEquals(1L, stock.remaining(id));
         assertNull(redis.getMap(Keys.buyers(id)).get("1"));
-        assertEquals(-1, reserver.compensate(id, 1, 101, Long.MAX_VALUE), "a second compensation changes nothing");
+        assertEquals(-1, ledger.compensate(id, 1, 101, Long.MAX_VALUE), "a second compensation changes nothing");
         assertEquals(1L, stock.remaining(id));
     }
 
@@ -249,11 +254,11 @@ abstract class ScriptContract {
         Sale sale = preheated(1);
         long id = sale.id();
         reserver.reserve(sale, 1, 101, START + 1);
-        reserver.unsent(id, 1, 101, START + 50);
-        assertEquals(-2, reserver.compensate(id, 1, 101, START + 50), "a send began at the cut-off: the unit stays");
+        ledger.unsent(id, 1, 101, START + 50);
+        assertEquals(-2, ledger.compensate(id, 1, 101, START + 50), "a send began at the cut-off: the unit stays");
         assertEquals(0L, stock.remaining(id));
         assertEquals("101", redis.getMap(Keys.buyers(id)).get("1"));
-        assertEquals(1, reserver.compensate(id, 1, 101, START + 51));
+        assertEquals(1, ledger.compensate(id, 1, 101, START + 51));
         assertNull(redis.getMap(Keys.unsent(id)).get("1"), "no unsent entry outlives its reservation");
         assertEquals(1L, stock.remaining(id));
     }
@@ -262,7 +267,7 @@ abstract class ScriptContract {
     void purchaseAnswersResendForABuyerWhoseSendFailedAndRefreshesTheSendTime() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
         assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 2_000),
                 "RESEND: the same order, queued again");
         assertEquals("700:" + (START + 2_000), redis.getMap(Keys.unsent(sale.id())).get("7"));
@@ -274,11 +279,11 @@ abstract class ScriptContract {
     void noStockWhileAUnitWaitsForItsResendIsNotSoldOutUntilThatSendIsSettled() {
         Sale sale = preheated(1);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
         assertThrows(DependencyUnavailable.class, () -> reserver.reserve(sale, 8, 800, START + 20),
                 "HELD: the unit may come back, so no SOLD_OUT (which would set the flags)");
         assertEquals(new PurchaseOutcome.Queued("700"), reserver.reserve(sale, 7, 701, START + 30));
-        reserver.sent(sale.id(), 7, 700);
+        ledger.sent(sale.id(), 7, 700);
         assertEquals(new PurchaseOutcome.SoldOut(false), reserver.reserve(sale, 8, 800, START + 40));
     }
 
@@ -295,11 +300,11 @@ abstract class ScriptContract {
     void unsentRecordsTheFailedSendOnlyWhileTheBuyerHoldsThatOrderAndKeepsTheNewestTime() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 999, START + 10);
-        reserver.unsent(sale.id(), 8, 800, START + 10);
+        ledger.unsent(sale.id(), 7, 999, START + 10);
+        ledger.unsent(sale.id(), 8, 800, START + 10);
         assertTrue(redis.getMap(Keys.unsent(sale.id())).isEmpty(), "no entry for an order no buyer holds");
-        reserver.unsent(sale.id(), 7, 700, START + 30);
-        reserver.unsent(sale.id(), 7, 700, START + 20);
+        ledger.unsent(sale.id(), 7, 700, START + 30);
+        ledger.unsent(sale.id(), 7, 700, START + 20);
         assertEquals("700:" + (START + 30), redis.getMap(Keys.unsent(sale.id())).get("7"),
                 "a slower attempt's failure does not set the time back");
     }
@@ -308,10 +313,10 @@ abstract class ScriptContract {
     void sentForgetsOnlyTheEntryOfThatOrder() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 7, 700, START + 10);
-        reserver.unsent(sale.id(), 7, 700, START + 10);
-        reserver.sent(sale.id(), 7, 699);
+        ledger.unsent(sale.id(), 7, 700, START + 10);
+        ledger.sent(sale.id(), 7, 699);
         assertEquals("700:" + (START + 10), redis.getMap(Keys.unsent(sale.id())).get("7"));
-        reserver.sent(sale.id(), 7, 700);
+        ledger.sent(sale.id(), 7, 700);
         assertNull(redis.getMap(Keys.unsent(sale.id())).get("7"));
         assertEquals(new PurchaseOutcome.AlreadyPurchased("700"), reserver.reserve(sale, 7, 701, START + 20),
                 "once sent, a retry is told its order");

@@ -1,39 +1,32 @@
 package dev.seckill.purchase;
 
 import dev.seckill.failure.DependencyUnavailable;
-import dev.seckill.redis.ReplicaAcks;
-import dev.seckill.redis.Synced;
 import dev.seckill.sale.Sale;
 import org.junit.jupiter.api.Test;
-import org.redisson.api.BatchResult;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/**
- * purchase.lua's replies mapped to outcomes: the one mapping, every code (the script itself: ScriptsIT), and the
- * replica count a reservation needs (issue 13).
- */
-class RedisStockReserverTest {
+/** purchase.lua's replies mapped to outcomes: the one mapping, every code (the script itself: ScriptsIT). */
+class PurchaseCodeTest {
 
     private static final Sale SALE = new Sale(7, "s", 100, 5, Instant.parse("2030-01-01T10:00:00Z"),
             Instant.parse("2030-01-01T11:00:00Z"));
 
-    private static final ReplicaAcks ONE_REPLICA = new ReplicaAcks(1, Duration.ofMillis(250));
-
     private static PurchaseOutcome reply(long code, Object data) {
-        return RedisStockReserver.outcome(SALE, 900, List.of(code, data));
+        return PurchaseCode.outcome(SALE, 900, List.of(code, data));
     }
 
-    /** confirm.lua's reply (one reservation) and WAIT's count, run as one batch, as Redisson hands them back. */
-    private static void confirmed(long stillThere, int replicasAcked) {
-        Synced synced = Synced.of(new BatchResult<>(List.of(List.of(stillThere)), replicasAcked));
-        RedisStockReserver.requireReplicated(SALE.id(), 900, synced.replies().getFirst(), synced.replicas(),
-                ONE_REPLICA);
+    @Test
+    void everyCodeOfTheScriptsHeaderIsOneConstant() {
+        assertEquals(List.of(PurchaseCode.MISSING, PurchaseCode.QUEUED, PurchaseCode.ALREADY_PURCHASED,
+                        PurchaseCode.SOLD_OUT, PurchaseCode.NOT_STARTED, PurchaseCode.SALE_ENDED,
+                        PurchaseCode.RATE_LIMITED, PurchaseCode.RESEND, PurchaseCode.HELD),
+                LongStream.rangeClosed(-1, 7).mapToObj(PurchaseCode::of).toList());
     }
 
     @Test
@@ -54,30 +47,13 @@ class RedisStockReserverTest {
     }
 
     @Test
-    void aReservationNoReplicaConfirmedDoesNotStand() {
-        assertThrows(ReservationNotReplicated.class, () -> confirmed(1, 0));
-    }
-
-    @Test
-    void aReservationEnoughReplicasConfirmedStands() {
-        confirmed(1, 1);
-        confirmed(1, 2);
-    }
-
-    @Test
-    void aReservationGoneFromItsMasterDoesNotStandWhateverTheReplicasSay() {
-        // A failover between the purchase and its confirmation: the promoted master never had it.
-        assertThrows(ReservationNotReplicated.class, () -> confirmed(0, 1));
-    }
-
-    @Test
     void missingKeysAreUnavailableNeverSoldOut() {
         assertThrows(DependencyUnavailable.class, () -> reply(-1, 0L));
     }
 
     @Test
     void noStockButUnitsHeldForResendsIsUnavailableNeverSoldOut() {
-        assertThrows(DependencyUnavailable.class, () -> reply(7, 3L));
+        assertThrows(UnitsHeld.class, () -> reply(7, 3L));
     }
 
     @Test

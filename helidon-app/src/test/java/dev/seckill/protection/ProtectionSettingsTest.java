@@ -1,0 +1,53 @@
+package dev.seckill.protection;
+
+import dev.seckill.config.TestConfig;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The protection TTLs (issue 15) as the service reads them: from application.yaml, and overridden by the environment
+ * variables the README names, through Helidon's own alias mapping ({@link TestConfig#environment}).
+ */
+class ProtectionSettingsTest {
+
+    private static ProtectionSettings protection(Map<String, String> environment) {
+        return ProtectionSettings.from(TestConfig.environment(environment).get("seckill.protection"));
+    }
+
+    @Test
+    void applicationYamlGivesAMinuteToSolveAndTwoMinutesToBuy() {
+        assertEquals(new ProtectionSettings(Duration.ofSeconds(60), Duration.ofSeconds(120)), protection(Map.of()));
+    }
+
+    @Test
+    void theDashedEnvironmentNamesOverrideBothTtls() {
+        ProtectionSettings p = protection(Map.of("SECKILL_PROTECTION_CHALLENGE_dash_TTL_dash_SECONDS", "45",
+                "SECKILL_PROTECTION_PATH_dash_TTL_dash_SECONDS", "30"));
+
+        assertEquals(new ProtectionSettings(Duration.ofSeconds(45), Duration.ofSeconds(30)), p);
+    }
+
+    @Test
+    void everyDashOfTheKeyMustBeWrittenDash() {
+        // _dash_ stands for one dash only: CHALLENGE_TTL_dash_SECONDS is seckill.protection.challenge.ttl-seconds,
+        // and without any, the name is seckill.protection.challenge.ttl.seconds. Neither is the key the service reads.
+        ProtectionSettings p = protection(Map.of("SECKILL_PROTECTION_CHALLENGE_TTL_dash_SECONDS", "45",
+                "SECKILL_PROTECTION_CHALLENGE_TTL_SECONDS", "46"));
+
+        assertEquals(Duration.ofSeconds(60), p.challengeTtl());
+    }
+
+    @Test
+    void aTtlOutsideOneToThreeThousandSixHundredSecondsRefusesToStart() {
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                () -> protection(Map.of("SECKILL_PROTECTION_PATH_dash_TTL_dash_SECONDS", "0")));
+        assertEquals("seckill.protection.path-ttl-seconds must be from 1 to 3600 seconds", zero.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> protection(Map.of("SECKILL_PROTECTION_CHALLENGE_dash_TTL_dash_SECONDS", "3601")));
+    }
+}
