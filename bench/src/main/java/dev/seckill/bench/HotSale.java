@@ -4,17 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.seckill.redis.Keys;
-import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
-import dev.seckill.testkit.StackRedis;
-import org.redisson.api.RedissonClient;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,20 +91,9 @@ public final class HotSale {
         Map<String, Double> after = admin.serviceMetrics();
         double calls = delta(before, after, "seckill_purchase_batch_size_attempts_count");
         double decided = delta(before, after, "seckill_purchase_batch_size_attempts_sum");
-        long accepted = attempts.stream().filter(Attempt::accepted).count();
-        if (admin.awaitDrained(sale, accepted, Duration.ofSeconds(180)) == null) {
-            Bench.say("hot sale: the writer did not catch up with sale " + sale + " within 180 s");
-        }
-        int reconciled = admin.reconcileAfterUndecided(sale, attempts);
-        Invariants.Report check;
-        RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
-        try (Connection db = stack.db()) {
-            check = Invariants.check(db, redis, sale, attempts);
-        } finally {
-            redis.shutdown();
-        }
-        return new Run(mode, coalesceMax, sale, measured, calls > 0 ? Report.round(decided / calls) : 0, reconciled,
-                check);
+        Settled settled = Settled.of(stack, admin, "hot sale", sale, attempts);
+        return new Run(mode, coalesceMax, sale, measured, calls > 0 ? Report.round(decided / calls) : 0,
+                settled.reconciled(), settled.invariants());
     }
 
     private static double delta(Map<String, Double> before, Map<String, Double> after, String name) {
@@ -156,16 +139,13 @@ public final class HotSale {
         if (runs.isEmpty()) {
             return;
         }
-        Path report = out.resolve("report.json");
-        ObjectNode root = (ObjectNode) JSON.readTree(report.toFile());
-        ObjectNode hot = root.putObject("hotSale");
+        ObjectNode hot = JSON.createObjectNode();
         hot.set("runs", JSON.valueToTree(runs));
         Double ratio = ratio(runs);
         if (ratio != null) {
             hot.put("ratio", Report.round(ratio));
         }
-        Files.writeString(report, JSON.writeValueAsString(root));
-        Files.writeString(out.resolve("report.md"), "\n" + markdown(runs), StandardOpenOption.APPEND);
+        ReportSections.add(out, "hotSale", hot, markdown(runs));
     }
 
     /** The report's section. */

@@ -1,15 +1,10 @@
 package dev.seckill.bench;
 
-import dev.seckill.redis.Keys;
-import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
-import dev.seckill.testkit.StackRedis;
 import org.HdrHistogram.Histogram;
-import org.redisson.api.RedissonClient;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -65,19 +60,9 @@ final class LargeSale {
         double unitsPerSecond = accepted / (sellOut != null ? sellOut : seconds);
         Bench.say(String.format(java.util.Locale.ROOT, "large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s;"
                 + " waiting for the writer", sale, route, attempts.size(), accepted, unitsPerSecond));
-        if (admin.awaitDrained(sale, accepted, Duration.ofSeconds(180)) == null) {
-            Bench.say("large sale: the writer did not catch up with sale " + sale + " within 180 s");
-        }
-        int reconciled = admin.reconcileAfterUndecided(sale, attempts);
-        Invariants.Report check;
-        RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
-        try (Connection db = stack.db()) {
-            check = Invariants.check(db, redis, sale, attempts);
-        } finally {
-            redis.shutdown();
-        }
+        Settled settled = Settled.of(stack, admin, "large sale", sale, attempts);
         return new Run(route, sale, connections, attempts.size(), accepted, sellOut, Report.round(unitsPerSecond),
-                seconds, byKind(attempts), latency(attempts), cpu, reconciled, check);
+                seconds, byKind(attempts), latency(attempts), cpu, settled.reconciled(), settled.invariants());
     }
 
     static Map<String, Long> byKind(List<Attempt> attempts) {

@@ -1,13 +1,10 @@
 package dev.seckill.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,7 +19,7 @@ import java.util.Set;
  */
 final class LargeSaleReport {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = ReportSections.JSON;
 
     /** One component's CPU per accepted order: in each run, alone, and the run through the edge over alone. */
     record Row(String component, Double viaEdge, Double straight, Double alone, Double overAlone) {
@@ -62,9 +59,7 @@ final class LargeSaleReport {
         if (runs.isEmpty()) {
             return;
         }
-        Path report = out.resolve("report.json");
-        ObjectNode root = (ObjectNode) JSON.readTree(report.toFile());
-        ObjectNode large = root.putObject("largeSale");
+        ObjectNode large = JSON.createObjectNode();
         large.set("runs", JSON.valueToTree(runs));
         if (parts != null) {
             large.set("parts", JSON.valueToTree(parts));
@@ -74,8 +69,7 @@ final class LargeSaleReport {
         if (share != null) {
             large.put("edgeOverStraight", Report.round(share));
         }
-        Files.writeString(report, JSON.writeValueAsString(root));
-        Files.writeString(out.resolve("report.md"), "\n" + markdown(runs, parts), StandardOpenOption.APPEND);
+        ReportSections.add(out, "largeSale", large, markdown(runs, parts));
     }
 
     static String markdown(List<LargeSale.Run> runs, PartCosts.Result parts) {
