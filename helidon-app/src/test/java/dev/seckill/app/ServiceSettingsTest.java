@@ -15,8 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every section of the service's config as {@link ServiceSettings} reads it: application.yaml alone gives every
- * setting (it holds every default), the environment variables the README names override them, and a bad value stops
- * the start with a message naming its key. The redis section: RedisSettingsTest; protection: ProtectionSettingsTest.
+ * setting (it holds every default), the environment variables docs/configuration.md names override them, and a bad
+ * value stops the start with a message naming its key. The redis section: RedisSettingsTest; protection:
+ * ProtectionSettingsTest.
  */
 class ServiceSettingsTest {
 

@@ -19,7 +19,7 @@ public final class TestConfig {
 
     /**
      * With these environment variables over it, through Helidon's own alias mapping, the one {@code Config.create()}
-     * applies to the real environment: a wrong name in the README fails the test that uses it.
+     * applies to the real environment: a wrong name in docs/configuration.md fails the test that uses it.
      */
     @SuppressWarnings("removal")
     public static Config environment(Map<String, String> variables) {
