@@ -62,6 +62,8 @@ local SHORT_KEY = "rtt_short"
 local INTERVAL = 0.1
 local LONG = 50
 local LONG_WEIGHT = 2 / (LONG + 1)
+-- The resolution of $upstream_response_time (seconds).
+local RESOLUTION = 0.001
 -- An interval with fewer answers says too little to move the limit.
 local MIN_SAMPLES = 5
 -- The gradient's floor (at most halve per interval: one slow interval, a GC pause, must not shut the edge) and the
@@ -129,7 +131,9 @@ function _M.adapt(self)
     if count < MIN_SAMPLES then
         return
     end
-    local short = (dict:get(SUM_KEY) or 0) / count
+    -- nginx times answers to the millisecond: an interval of quicker answers counts as one millisecond, so the
+    -- gradient's ratio is never 0/0.
+    local short = math_max(RESOLUTION, (dict:get(SUM_KEY) or 0) / count)
     dict:set(SUM_KEY, 0)
     dict:set(COUNT_KEY, 0)
     dict:set(SHORT_KEY, short)
