@@ -56,7 +56,7 @@ final class FloodLevels {
      * and {@code firstAlert}: lines of level alert or worse the edge logged meanwhile.
      */
     record Level(int connections, int processes, long connected, long failedConnections, long answers, double seconds,
-                 double rps, Map<String, Long> byStatus, Measured.Latency latency, long noAnswer,
+                 double rps, Map<String, Long> byStatus, Map<String, Long> byKind, Measured.Latency latency, long noAnswer,
                  long shortCircuits, long reachedService, long rechecks, long edgeAlerts, String firstAlert) {
 
         boolean clean() {
@@ -123,6 +123,7 @@ final class FloodLevels {
                                Map<String, Double> serviceAfter, List<String> alerts) {
         Histogram latency = new Histogram(60_000_000L, 3);
         Map<String, Long> byStatus = new TreeMap<>();
+        Map<String, Long> byKind = new TreeMap<>();
         long answers = 0;
         long connected = 0;
         long failed = 0;
@@ -137,10 +138,11 @@ final class FloodLevels {
             seconds = Math.max(seconds, s);
             rps += s > 0 ? r.path("answers").asLong() / s : 0;
             r.path("byStatus").fields().forEachRemaining(e -> byStatus.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+            r.path("byKind").fields().forEachRemaining(e -> byKind.merge(e.getKey(), e.getValue().asLong(), Long::sum));
             latency.add(FloodProcess.decode(r.path("histogram").asText()));
         }
         return new Level(connections, processes, connected, failed, answers, Report.round(seconds), Report.round(rps),
-                byStatus, Measured.Latency.of(latency), byStatus.getOrDefault("0", 0L),
+                byStatus, byKind, Measured.Latency.of(latency), byStatus.getOrDefault("0", 0L),
                 (long) delta(edgeBefore, edgeAfter, SHORT_CIRCUITS), (long) delta(serviceBefore, serviceAfter, PURCHASES),
                 (long) delta(edgeBefore, edgeAfter, RECHECKS), alerts.size(), alerts.isEmpty() ? null : alerts.get(0));
     }

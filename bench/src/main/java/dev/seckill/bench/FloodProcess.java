@@ -79,6 +79,7 @@ public final class FloodProcess {
         result.put("answers", m.requests());
         result.put("seconds", m.seconds());
         result.put("byStatus", m.byStatus());
+        result.put("byKind", m.byKind());
         result.put("histogram", encode(steady.histogram()));
         result.put("connected", wire.connected());
         result.put("failedConnections", wire.failed());

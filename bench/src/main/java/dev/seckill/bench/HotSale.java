@@ -162,7 +162,7 @@ public final class HotSale {
         for (Run r : runs) {
             Measured m = r.measured();
             s.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.1f ms | %.1f ms | %s | %s | %d | %s |\n",
-                    r.mode(), r.coalesceMax(), r.decisionsPerSecond(), m.latency().p50(), m.latency().p99(), m.byStatus(),
+                    r.mode(), r.coalesceMax(), r.decisionsPerSecond(), m.latency().p50(), m.latency().p99(), m.byKind(),
                     r.attemptsPerCall() > 0 ? String.format(Locale.ROOT, "%.2f", r.attemptsPerCall()) : "n/a",
                     r.reconciled(), r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations()));
         }

@@ -3,7 +3,6 @@ package dev.seckill.bench;
 import dev.seckill.testkit.Stack;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -91,11 +90,5 @@ final class LargeSale {
 
     static Run find(List<Run> runs, String route) {
         return runs.stream().filter(r -> r.route().equals(route)).findFirst().orElse(null);
-    }
-
-    static void requireAnswers(Run r) throws IOException {
-        if (r.accepted() == 0) {
-            throw new IOException("the large sale " + r.route() + " accepted no purchase: " + r.byKind());
-        }
     }
 }

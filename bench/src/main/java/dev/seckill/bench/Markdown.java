@@ -172,12 +172,12 @@ final class Markdown {
                 + "\"reached the service\": its purchase answers meanwhile (the flag's re-checks, one per interval).",
                 r.scenario().get("floodSecondsPerLevel"), FloodLevels.PER_PROCESS));
         line("");
-        line("| connections | processes | answers | req/s | p50 ms | p99 ms | max ms | by status | no answer | failed connections | edge alerts | answered by the flag | reached the service | re-checks |");
+        line("| connections | processes | answers | req/s | p50 ms | p99 ms | max ms | answers by kind | no answer | failed connections | edge alerts | answered by the flag | reached the service | re-checks |");
         line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (FloodLevels.Level l : r.floods()) {
             Measured.Latency m = l.latency();
             line(f("| %,d | %d | %,d | **%,.0f** | %.1f | **%.1f** | %.1f | %s | %,d | %,d | %s | %,d | %,d | %,d |",
-                    l.connections(), l.processes(), l.answers(), l.rps(), m.p50(), m.p99(), m.max(), l.byStatus(),
+                    l.connections(), l.processes(), l.answers(), l.rps(), m.p50(), m.p99(), m.max(), l.byKind(),
                     l.noAnswer(), l.failedConnections(), l.edgeAlerts() == 0 ? "0" : l.edgeAlerts() + ": "
                             + l.firstAlert().replace("|", "/"), l.shortCircuits(), l.reachedService(), l.rechecks()));
         }
@@ -195,21 +195,21 @@ final class Markdown {
                         + "trivial proxied route is GET %s.", r.scenario().get("ceilingRounds"), r.scenario().get("ceilingSecondsPerRound"),
                 r.scenario().get("connections"), c.trivialRoute()));
         line("");
-        line("| what | generator | best req/s | p50 ms | p90 ms | p99 ms | max ms | every round (req/s) | mean ms in the service's Redis script / Kafka send |");
-        line("|---|---|---|---|---|---|---|---|---|");
+        line("| what | generator | best req/s | p50 ms | p90 ms | p99 ms | max ms | every round (req/s) | answers of the best round | mean ms in the service's Redis script / Kafka send |");
+        line("|---|---|---|---|---|---|---|---|---|---|");
         for (Measured m : c.best().values()) {
             String rounds = c.rounds().stream().filter(x -> x.name().equals(m.name()))
                     .map(x -> f("%,.0f", x.rps())).collect(Collectors.joining(" · "));
             Measured.Latency l = m.latency();
             String in = m.inService() == null ? "" : f("%.1f / %.1f", m.inService().get("redis_scriptMeanMs"),
                     m.inService().get("kafka_sendMeanMs"));
-            line(f("| %s | %s | **%,.0f** | %.2f | %.2f | %.2f | %.2f | %s | %s |", m.name(), m.generator(), m.rps(),
-                    l.p50(), l.p90(), l.p99(), l.max(), rounds, in));
+            line(f("| %s | %s | **%,.0f** | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |", m.name(), m.generator(), m.rps(),
+                    l.p50(), l.p90(), l.p99(), l.max(), rounds, m.byKind(), in));
         }
         for (Measured m : c.redis()) {
             Measured.Latency l = m.latency();
-            line(f("| %s | %s, -c 50 | **%,.0f** | %.2f | - | %.2f | %.2f | one run of %,d | |", m.name(), m.generator(),
-                    m.rps(), l.p50(), l.p99(), l.max(), m.requests()));
+            line(f("| %s | %s, -c 50 | **%,.0f** | %.2f | - | %.2f | %.2f | one run of %,d | %s | |", m.name(),
+                    m.generator(), m.rps(), l.p50(), l.p99(), l.max(), m.requests(), m.byKind()));
         }
         WriterBenchmark.Result w = c.writer();
         line("");

@@ -46,7 +46,7 @@ record ProtectionSection(List<Measured> costRounds, List<Ratio> ratios, List<Pro
         s.append("\n| measurement | req/s | p50 ms | p99 ms | answers |\n|---|---|---|---|---|\n");
         for (Measured m : costRounds) {
             s.append(f("| %s | %,.0f | %.1f | %.1f | %s |%n", m.name(), m.rps(), m.latency().p50(),
-                    m.latency().p99(), m.byStatus()));
+                    m.latency().p99(), m.byKind()));
         }
         s.append('\n').append(solveTable(solveTimes)).append('\n').append(gateParagraph(gate)).append('\n');
         arrival(s);
