@@ -66,7 +66,10 @@ class AdmissionIT {
         assertTrue(reached >= RATE, "a full second's worth was admitted: " + reached);
         assertTrue(reached <= RATE * (seconds + 1), reached + " purchases reached the service in " + seconds
                 + " s at a total limit of " + RATE + "/s");
-        assertEquals(refused, EdgeCounters.value(http, fixture.edge(), REFUSED.formatted("rate")));
+        // Likewise a refusal whose answer the client lost was counted by the edge (CI saw 44,021 against 44,020).
+        long counted = EdgeCounters.value(http, fixture.edge(), REFUSED.formatted("rate"));
+        assertTrue(counted >= refused && counted <= refused + flood.count(Flood.NO_ANSWER),
+                counted + " refusals counted by the edge: " + flood.byKind());
 
         Flood.Answer a = flood.first().get("429 RATE_LIMITED");
         assertEquals("1", a.header("Retry-After"));
