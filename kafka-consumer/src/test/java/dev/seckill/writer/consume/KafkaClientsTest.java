@@ -27,6 +27,13 @@ class KafkaClientsTest {
     }
 
     @Test
+    void consumerFetchesABatchsWorthOrWaitsAtMostTwentyMilliseconds() {
+        Map<String, Object> p = KafkaClients.consumerProperties(kafka, "w-1");
+        assertEquals(16 * 1024, p.get(ConsumerConfig.FETCH_MIN_BYTES_CONFIG));
+        assertEquals(20, p.get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
+    }
+
+    @Test
     void deadLetterProducerWaitsForAllReplicasAndIsIdempotent() {
         Map<String, Object> p = KafkaClients.producerProperties(kafka, "w-1-dlt");
         assertEquals("all", p.get(ProducerConfig.ACKS_CONFIG));
