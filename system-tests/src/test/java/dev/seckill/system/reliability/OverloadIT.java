@@ -100,7 +100,11 @@ class OverloadIT {
             System.out.println("overload: requests without an answer: " + failures);
         }
 
-        assertTrue(counts.keySet().stream().allMatch(s -> s == 202 || s == 409 || s == 410 || s == 429),
+        // A connection the flood's own client lost (the JDK client on this shared box: "header parser received no
+        // bytes", once in 125,341 in CI) is no answer of the edge's; at most one in a thousand is tolerated, as in
+        // every flood test (protection/Flood).
+        assertTrue(counts.getOrDefault(0, 0L) * 1000 <= total, "requests the client lost: " + failures);
+        assertTrue(counts.keySet().stream().allMatch(s -> s == 0 || s == 202 || s == 409 || s == 410 || s == 429),
                 "only accepted, already, sold out and rate limited: " + counts + "; no answer: " + failures);
         assertTrue(counts.getOrDefault(429, 0L) > 0, "the edge shed with 429: " + counts);
         assertTrue(counts.getOrDefault(409, 0L) > 0, "what passed the limit reached the service: " + counts);
