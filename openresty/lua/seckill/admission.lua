@@ -19,7 +19,8 @@
 -- the queue drains. A limit not in use (under half of it in flight) does not move: at low load nothing is refused
 -- and nothing waits. After a load drop (long more than twice short) the long time decays faster, as Gradient2 does.
 -- The limit starts at the in_flight knob: a sale's first crowd is not throttled while the edge learns.
--- A purchase pays one more shared-dict read to admit and five dict operations when answered.
+-- A purchase pays one more shared-dict read to admit and four dict operations when answered (one worker per
+-- interval also adapts).
 --
 -- Dict operations are atomic, so concurrent workers can over-count for a moment (and refuse one purchase too many)
 -- but never admit past a limit; the interval's sums are read and reset without a lock, so a sample that lands in
@@ -74,8 +75,8 @@ local SMOOTHING = 0.5
 local DROP = 2
 local DROP_DECAY = 0.95
 
--- rate, in_flight: the upper bounds; min_in_flight: the floor (at most in_flight); tolerance: how far past their usual time the
--- answers may go before the limit shrinks.
+-- rate, in_flight: the upper bounds; min_in_flight: the floor (at most in_flight); tolerance: how far past their
+-- usual time the answers may go before the limit shrinks.
 function _M.new(dict_name, settings)
     local dict = shared[dict_name]
     assert(dict, "no lua_shared_dict " .. tostring(dict_name))

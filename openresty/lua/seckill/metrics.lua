@@ -43,7 +43,7 @@ local HELP = {
     [_M.ADMISSION_LIMIT] = { "gauge",
         "The total admission's in-flight limit now (it follows the service's answer time, up to its knob)." },
     [_M.ADMISSION_LONG] = { "gauge",
-        "The admitted purchases' usual answer time: the admission's slow average of its intervals' means (about 5 s)." },
+        "The admitted purchases' usual answer time: the admission's slow average of its intervals' means (5 s)." },
     [_M.ADMISSION_SHORT] = { "gauge",
         "The mean answer time of the purchases admitted in the admission's last interval (100 ms)." },
     [_M.UPSTREAM_ERRORS] = { "counter", "Upstream failures answered 503 by the edge, by nginx status (502, 504)." },

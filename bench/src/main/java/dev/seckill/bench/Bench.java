@@ -153,7 +153,8 @@ public final class Bench {
             }
             List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
-                    Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers, Report.timeline(t),
+                    Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers,
+                    Report.timeline(t),
                     floods, Report.ceilings(ceilings), ratios, memory, cpu,
                     List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings,
                     payments, profile);
