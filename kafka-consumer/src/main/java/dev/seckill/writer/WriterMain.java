@@ -18,7 +18,14 @@ public final class WriterMain {
 
     public static void main(String[] args) {
         Config config = Config.create();
-        WriterSettings settings = WriterSettings.from(config);
+        WriterSettings settings;
+        try {
+            settings = WriterSettings.from(config);
+        } catch (IllegalArgumentException e) {
+            System.err.println("seckill writer refuses to start: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
 
         // Built first: it sets up Helidon's Micrometer provider (and its meter filters) before any meter exists.
         MetricsObserver metrics = MetricsObserver.builder().build();

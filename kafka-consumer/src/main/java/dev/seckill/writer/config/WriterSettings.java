@@ -1,8 +1,10 @@
 package dev.seckill.writer.config;
 
+import dev.seckill.config.Setting;
 import io.helidon.config.Config;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -64,32 +66,26 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Duration stall, Du
         }
     }
 
-    /** Reads the settings from the root config; defaults are those of application.yaml. */
+    /** Reads the settings from the root config; every default is in application.yaml, and only there. */
     public static WriterSettings from(Config root) {
         Config k = root.get("kafka");
         Config d = root.get("db");
         Config w = root.get("writer");
         return new WriterSettings(
-                new Kafka(k.get("bootstrap").asString().orElse("127.0.0.1:19092"),
-                        k.get("topic").asString().orElse("seckill.orders"),
-                        k.get("dead-letter-topic").asString().orElse("seckill.orders.DLT"),
-                        k.get("group-id").asString().orElse("seckill-writer"),
-                        k.get("max-poll-records").asInt().orElse(1000),
-                        millis(k.get("poll-timeout-ms"), 500),
-                        millis(k.get("session-timeout-ms"), 10_000)),
-                new Db(d.get("url").asString().orElse("jdbc:mariadb://127.0.0.1:13306/seckill"),
-                        d.get("user").asString().orElse("seckill"),
-                        d.get("password").asString().orElse(""),
-                        d.get("pool").asInt().orElse(3)),
-                new Retry(millis(w.get("backoff.initial-ms"), 100),
-                        millis(w.get("backoff.max-ms"), 5000),
-                        w.get("version-attempts").asInt().orElse(5)),
-                millis(w.get("stall-ms"), 60_000),
-                millis(w.get("shutdown-timeout-ms"), 10_000));
+                new Kafka(Setting.text(k.get("bootstrap")), Setting.text(k.get("topic")),
+                        Setting.text(k.get("dead-letter-topic")), Setting.text(k.get("group-id")),
+                        Setting.integer(k.get("max-poll-records")), millis(k.get("poll-timeout-ms")),
+                        millis(k.get("session-timeout-ms"))),
+                new Db(Setting.text(d.get("url")), Setting.text(d.get("user")), Setting.text(d.get("password")),
+                        Setting.integer(d.get("pool"))),
+                new Retry(millis(w.get("backoff.initial-ms")), millis(w.get("backoff.max-ms")),
+                        Setting.integer(w.get("version-attempts"))),
+                millis(w.get("stall-ms")),
+                millis(w.get("shutdown-timeout-ms")));
     }
 
-    private static Duration millis(Config c, long def) {
-        return Duration.ofMillis(c.asLong().orElse(def));
+    private static Duration millis(Config c) {
+        return Setting.duration(c, ChronoUnit.MILLIS);
     }
 
     private static void notBlank(String v, String key) {

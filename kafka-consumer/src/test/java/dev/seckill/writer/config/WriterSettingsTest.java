@@ -28,21 +28,31 @@ class WriterSettingsTest {
 
     @Test
     void overridesReplaceTheFileValues() {
-        Config config = Config.builder()
-                .sources(ConfigSources.create(Map.of("kafka.group-id", "other-group", "db.url", "jdbc:mariadb://h:1/x")),
-                        ConfigSources.classpath("application.yaml"))
-                .disableEnvironmentVariablesSource()
-                .disableSystemPropertiesSource()
-                .build();
-        WriterSettings s = WriterSettings.from(config);
+        WriterSettings s = WriterSettings.from(over(Map.of("kafka.group-id", "other-group",
+                "db.url", "jdbc:mariadb://h:1/x")));
         assertEquals("other-group", s.kafka().groupId());
         assertEquals("jdbc:mariadb://h:1/x", s.db().url());
     }
 
     @Test
     void batchLargerThanTheLimitIsRefusedAtStart() {
-        Config config = Config.just(ConfigSources.create(Map.of("kafka.max-poll-records", "100000")));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WriterSettings.from(config));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WriterSettings.from(over(Map.of("kafka.max-poll-records", "100000"))));
         assertTrue(e.getMessage().contains("kafka.max-poll-records"), e.getMessage());
+    }
+
+    @Test
+    void aKeyTakenOutOfApplicationYamlStopsTheStartNamingIt() {
+        Config none = Config.just(ConfigSources.create(Map.of("kafka.topic", "seckill.orders")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WriterSettings.from(none));
+        assertEquals("kafka.bootstrap is not set; application.yaml gives every setting its default, so it must be in "
+                + "the configuration", e.getMessage());
+    }
+
+    private static Config over(Map<String, String> keys) {
+        return Config.builder()
+                .sources(ConfigSources.create(keys), ConfigSources.classpath("application.yaml"))
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .build();
     }
 }

@@ -11,10 +11,10 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
- * Reads one value of the service's config for a {@code *Settings} record. application.yaml gives every key its
- * default, and only there: a key that is missing was taken out of it, so the start stops and names the key instead
+ * Reads one value of a process's config (the service's or the writer's) for a {@code *Settings} record. The
+ * process's application.yaml gives every key its default, and only there: a key that is missing was taken out of it, so the start stops and names the key instead
  * of running on a value nobody chose. A value of the wrong type stops it too, naming the key and the value. Both are
- * {@link IllegalArgumentException}s, which {@code Main} turns into one line and exit code 2. Values are parsed by
+ * {@link IllegalArgumentException}s, which each {@code Main} turns into one line and exit code 2. Values are parsed by
  * Helidon's own mappers, so what a key accepts is what it always accepted.
  */
 public final class Setting {
