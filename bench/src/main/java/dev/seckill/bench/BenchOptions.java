@@ -1,45 +1,67 @@
 package dev.seckill.bench;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * What one bench run does. The flash sale: {@code stock} units, {@code users} distinct signed-in users, each clicking
- * up to {@code attempts} times, over {@code connections} keep-alive connections, bounded by {@code duration}. The
- * ceilings (unless {@code ceilings} is false): {@code rounds} interleaved rounds of {@code ceilingTime} each. The
- * sold-out flood after the sale: {@code floodTime} at each of {@code floodLevels} connections (none: no flood).
- * Payment behaviour (issue 14; off while {@code payRatio} < 0): the sale's winners have {@code payWindow} to pay, a
- * share {@code payRatio} of them pays and the rest lets the window lapse, and {@code expiryOrders} > 0 measures a
- * running sale while that many unpaid orders of another sale expire at once. {@code protection} (issue 15) adds what
- * protected sales cost and how they spread the first seconds of a sale ({@link ProtectionBench}). {@code profile}
- * (issue 17) records the service's JVM with JFR from the ceilings to the end of the flood and adds where its time
- * went ({@link ServiceProfile}).
+ * What one bench run does: the flash sale ({@code stock} units, {@code users} distinct buyers clicking up to
+ * {@code attempts} times over {@code connections} connections, bounded by {@code duration}), the ceilings
+ * ({@code rounds} of {@code ceilingTime}), the sold-out flood ({@code floodTime} at each of {@code floodLevels}),
+ * payments (off while {@code payRatio} < 0), the protected sales, the profile and the large sale. bench/README.md
+ * explains each option; picocli reads them.
  */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
                            Duration floodTime, double payRatio, Duration payWindow, int expiryOrders,
                            boolean protection, boolean profile, boolean largeSale) {
 
-    public static final String USAGE = """
-            options: --stock N (1000) --users N (100000) --attempts N (3) --connections N (256) --duration S (120)
-                     --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
-                     --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)
-                     --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off) --protection
-                     --profile (JFR of the service: where its time goes) --no-large-sale""";
-
-    private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
-            "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds",
-            "--pay-ratio", "--pay-window", "--expiry-orders");
+    /** The command line, as picocli fills it in. */
+    @CommandLine.Command(name = "bench", usageHelpWidth = 120)
+    static final class Args {
+        @Option(names = "--stock", defaultValue = "1000", converter = Positive.class) int stock;
+        @Option(names = "--users", defaultValue = "100000", converter = Positive.class) int users;
+        @Option(names = "--attempts", defaultValue = "3", converter = Positive.class) int attempts;
+        @Option(names = "--connections", defaultValue = "256", converter = Positive.class) int connections;
+        @Option(names = "--duration", defaultValue = "120", converter = Positive.class) int duration;
+        @Option(names = "--out", defaultValue = "report") Path out;
+        @Option(names = "--no-ceilings") boolean noCeilings;
+        @Option(names = "--ceiling-seconds", defaultValue = "5", converter = Positive.class) int ceilingSeconds;
+        @Option(names = "--rounds", defaultValue = "3", converter = Positive.class) int rounds;
+        @Option(names = "--first-user", defaultValue = "1", converter = Positive.class) int firstUser;
+        @Option(names = "--flood-levels", defaultValue = "1000,5000,20000", converter = Levels.class)
+        List<Integer> floodLevels;
+        @Option(names = "--flood-seconds", defaultValue = "10", converter = Positive.class) int floodSeconds;
+        @Option(names = "--pay-ratio", converter = Share.class) Double payRatio;
+        @Option(names = "--pay-window", defaultValue = "900", converter = Positive.class) int payWindow;
+        @Option(names = "--expiry-orders", converter = Positive.class) Integer expiryOrders;
+        @Option(names = "--protection") boolean protection;
+        @Option(names = "--profile") boolean profile;
+        @Option(names = "--no-large-sale") boolean noLargeSale;
+    }
 
     public static BenchOptions defaults() {
-        return new BenchOptions(1000, 100_000, 3, 256, Duration.ofSeconds(120), Path.of("report"), true,
-                Duration.ofSeconds(5), 3, 1, List.of(1000, 5000, 20_000), Duration.ofSeconds(10),
-                -1, Duration.ofSeconds(900), 0, false, false, true);
+        return parse();
+    }
+
+    /** The options of a command line; a bad or unknown one is an IllegalArgumentException with the usage. */
+    public static BenchOptions parse(String... argv) {
+        Args a = new Args();
+        CommandLine cli = new CommandLine(a);
+        try {
+            cli.parseArgs(argv);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage() + "\n" + cli.getUsageMessage(), e);
+        }
+        return new BenchOptions(a.stock, a.users, a.attempts, a.connections, Duration.ofSeconds(a.duration), a.out,
+                !a.noCeilings, Duration.ofSeconds(a.ceilingSeconds), a.rounds, a.firstUser, a.floodLevels,
+                Duration.ofSeconds(a.floodSeconds), a.payRatio == null ? -1 : a.payRatio, Duration.ofSeconds(a.payWindow),
+                a.expiryOrders == null ? 0 : a.expiryOrders,
+                a.protection, a.profile, !a.noLargeSale);
     }
 
     /** True when winners pay (or let the window lapse) and returned units are offered again. */
@@ -47,48 +69,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         return payRatio >= 0;
     }
 
-    public static BenchOptions parse(String... args) {
-        Map<String, String> v = new HashMap<>();
-        boolean ceilings = true;
-        boolean protection = false;
-        boolean profile = false;
-        boolean largeSale = true;
-        for (int i = 0; i < args.length; i++) {
-            String name = args[i];
-            if (name.equals("--no-ceilings")) {
-                ceilings = false;
-            } else if (name.equals("--protection")) {
-                protection = true;
-            } else if (name.equals("--profile")) {
-                profile = true;
-            } else if (name.equals("--no-large-sale")) {
-                largeSale = false;
-            } else if (!NAMES.contains(name)) {
-                throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
-            } else if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(name + " needs a value");
-            } else {
-                v.put(name, args[++i]);
-            }
-        }
-        BenchOptions d = defaults();
-        return new BenchOptions(positive(v, "--stock", d.stock), positive(v, "--users", d.users),
-                positive(v, "--attempts", d.attempts), positive(v, "--connections", d.connections),
-                Duration.ofSeconds(positive(v, "--duration", (int) d.duration.toSeconds())),
-                v.containsKey("--out") ? Path.of(v.get("--out")) : d.out, ceilings,
-                Duration.ofSeconds(positive(v, "--ceiling-seconds", (int) d.ceilingTime.toSeconds())),
-                positive(v, "--rounds", d.rounds), positive(v, "--first-user", (int) d.firstUser),
-                v.containsKey("--flood-levels") ? levels(v.get("--flood-levels")) : d.floodLevels,
-                Duration.ofSeconds(positive(v, "--flood-seconds", (int) d.floodTime.toSeconds())),
-                ratio(v, "--pay-ratio", d.payRatio),
-                Duration.ofSeconds(positive(v, "--pay-window", (int) d.payWindow.toSeconds())),
-                positive(v, "--expiry-orders", d.expiryOrders), protection, profile, largeSale);
-    }
-
-    /**
-     * The same run with other sizes: what tests call. Tests size their own load, so there is no flood and no large
-     * sale.
-     */
+    /** The same run with other sizes, as tests size theirs: no flood and no large sale. */
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
@@ -101,47 +82,40 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile, largeSale);
     }
 
-    private static double ratio(Map<String, String> values, String name, double def) {
-        String v = values.get(name);
-        if (v == null) {
-            return def;
+    /** A whole number above 0. */
+    static final class Positive implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String v) {
+            int n = Integer.parseInt(v.strip());
+            if (n <= 0) {
+                throw new CommandLine.TypeConversionException("must be a whole number > 0, not '" + v + "'");
+            }
+            return n;
         }
-        try {
+    }
+
+    /** Connections per flood level ("1000,5000,20000"), or "none". */
+    static final class Levels implements CommandLine.ITypeConverter<List<Integer>> {
+        @Override
+        public List<Integer> convert(String v) {
+            return v.equals("none") ? List.of() : Arrays.stream(v.split(",")).map(String::strip)
+                    .map(n -> Integer.parseInt(n) > 0 ? Integer.parseInt(n) : failed(n)).toList();
+        }
+
+        private static int failed(String n) {
+            throw new CommandLine.TypeConversionException("a level must be a whole number > 0, not '" + n + "'");
+        }
+    }
+
+    /** A share from 0 to 1. */
+    static final class Share implements CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String v) {
             double r = Double.parseDouble(v);
-            if (r >= 0 && r <= 1) {
-                return r;
+            if (r < 0 || r > 1) {
+                throw new CommandLine.TypeConversionException("must be a number from 0 to 1, not '" + v + "'");
             }
-        } catch (NumberFormatException e) {
-            // falls through to the message below
+            return r;
         }
-        throw new IllegalArgumentException(name + " must be a number from 0 to 1, not '" + v + "'");
-    }
-
-    /** "1000,5000,20000" (connections per level) or "none". */
-    private static List<Integer> levels(String v) {
-        if (v.equals("none")) {
-            return List.of();
-        }
-        List<Integer> levels = new ArrayList<>();
-        for (String n : v.split(",")) {
-            levels.add(positive(Map.of("--flood-levels", n.trim()), "--flood-levels", 0));
-        }
-        return List.copyOf(levels);
-    }
-
-    private static int positive(Map<String, String> values, String name, int def) {
-        String v = values.get(name);
-        if (v == null) {
-            return def;
-        }
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // falls through to the message below
-        }
-        throw new IllegalArgumentException(name + " must be a whole number > 0, not '" + v + "'");
     }
 }

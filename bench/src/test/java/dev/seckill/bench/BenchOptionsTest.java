@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BenchOptionsTest {
 
     @Test
-    void defaultsAreTheFlashSaleOfIssue7() {
+    void defaultsAreTheDefaultFlashSale() {
         BenchOptions o = BenchOptions.parse();
         assertEquals(1000, o.stock());
         assertEquals(100_000, o.users());
