@@ -10,19 +10,10 @@
 -- Buckets are fixed (the same on every edge, so histogram_quantile can sum them across instances): a flag's 410 or a
 -- 429 takes well under a millisecond, a purchase the service's few milliseconds, and the proxy gives up at
 -- SECKILL_EDGE_READ_TIMEOUT (seconds). Counts survive a reload (HUP), not a restart.
+-- Only the log phase's path is cached in locals; rendering is a scrape's, not a request's.
 local ngx = ngx
-local shared = ngx.shared
 local log = ngx.log
 local WARN = ngx.WARN
-local concat = table.concat
-local sort = table.sort
-local str_match = string.match
-local setmetatable = setmetatable
-local pairs = pairs
-local ipairs = ipairs
-local tonumber = tonumber
-local tostring = tostring
-local assert = assert
 
 local _M = {
     NAME = "seckill_edge_request_duration_seconds",
@@ -35,7 +26,7 @@ local SUM = "sum"
 local mt = { __index = _M }
 
 function _M.new(dict_name)
-    local dict = shared[dict_name]
+    local dict = ngx.shared[dict_name]
     assert(dict, "no lua_shared_dict " .. tostring(dict_name))
     -- Per-worker cache of each route's dict keys, so the log phase does not build strings.
     return setmetatable({ dict = dict, keys = {} }, mt)
@@ -77,7 +68,7 @@ end
 function _M.render(self)
     local routes = {}
     for _, key in pairs(self.dict:get_keys(0)) do
-        local route, slot = str_match(key, "^(.+):(%w+)$")
+        local route, slot = string.match(key, "^(.+):(%w+)$")
         if route then
             local r = routes[route]
             if not r then
@@ -99,7 +90,7 @@ function _M.render(self)
     if #names == 0 then
         return ""
     end
-    sort(names)
+    table.sort(names)
     local out = {
         "# HELP " .. _M.NAME .. " Time from a request's first byte to its answer, by route class.",
         "# TYPE " .. _M.NAME .. " histogram",
@@ -116,7 +107,7 @@ function _M.render(self)
         out[#out + 1] = _M.NAME .. '_count{route="' .. route .. '"} ' .. tostring(total)
     end
     out[#out + 1] = ""
-    return concat(out, "\n")
+    return table.concat(out, "\n")
 end
 
 return _M

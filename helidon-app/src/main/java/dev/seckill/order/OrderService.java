@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiConsumer;
 
 /**
  * A shopper's orders (docs/contract.md, orders), mounted under {@code /api}:
@@ -55,32 +56,22 @@ public final class OrderService implements HttpService {
     }
 
     private void status(ServerRequest req, ServerResponse res) {
-        OptionalLong id = Ids.param(req, "orderId");
-        if (id.isEmpty()) {
-            orderNotFound(req, res);
+        Optional<Asked> asked = asked(req, res, "orderId", OrderService::orderNotFound);
+        if (asked.isEmpty()) {
             return;
         }
-        Optional<User> user = user(req, res);
-        if (user.isEmpty()) {
-            return;
-        }
-        orders.byId(id.getAsLong(), user.get().id()).ifPresentOrElse(
+        orders.byId(asked.get().id(), asked.get().user().id()).ifPresentOrElse(
                 o -> Answers.json(res, Status.OK_200, view(o, true)),
                 () -> orderNotFound(req, res));
     }
 
     private void pay(ServerRequest req, ServerResponse res) {
-        OptionalLong id = Ids.param(req, "orderId");
-        if (id.isEmpty()) {
-            orderNotFound(req, res);
+        Optional<Asked> asked = asked(req, res, "orderId", OrderService::orderNotFound);
+        if (asked.isEmpty()) {
             return;
         }
-        Optional<User> user = user(req, res);
-        if (user.isEmpty()) {
-            return;
-        }
-        long orderId = id.getAsLong();
-        switch (payer.pay(orderId, user.get().id(), IdempotencyKey.of(req))) {
+        long orderId = asked.get().id();
+        switch (payer.pay(orderId, asked.get().user().id(), IdempotencyKey.of(req))) {
             case PayOutcome.Paid p -> {
                 Map<String, Object> body = view(p.order(), false);
                 body.put("paymentReference", p.payment().reference());
@@ -101,34 +92,40 @@ public final class OrderService implements HttpService {
     }
 
     private void mine(ServerRequest req, ServerResponse res) {
-        OptionalLong saleId = Ids.param(req, "id");
-        if (saleId.isEmpty()) {
-            saleNotFound(req, res);
+        Optional<Asked> asked = asked(req, res, "id", OrderService::saleNotFound);
+        if (asked.isEmpty()) {
             return;
         }
-        Optional<User> user = user(req, res);
-        if (user.isEmpty()) {
-            return;
-        }
-        Optional<Sale> sale = catalog.find(saleId.getAsLong());
+        long saleId = asked.get().id();
+        Optional<Sale> sale = catalog.find(saleId);
         if (sale.isEmpty()) {
             saleNotFound(req, res);
             return;
         }
-        orders.inSale(sale.get(), user.get().id()).ifPresentOrElse(
+        orders.inSale(sale.get(), asked.get().user().id()).ifPresentOrElse(
                 o -> Answers.json(res, Status.OK_200, view(o, true)),
                 () -> Answers.json(res, Status.NOT_FOUND_404, Answers.error(req, "NO_ORDER",
-                        "you have no order in this sale", "saleId", saleId.getAsLong())));
+                        "you have no order in this sale", "saleId", saleId)));
     }
 
-    /** The caller, or empty after answering 401. */
-    private Optional<User> user(ServerRequest req, ServerResponse res) {
+    /** The id a request names and its signed-in caller. */
+    private record Asked(long id, User user) {
+    }
+
+    /** The path's id and the caller, or empty after answering: {@code notFound} for a bad id, then 401. */
+    private Optional<Asked> asked(ServerRequest req, ServerResponse res, String param,
+                                  BiConsumer<ServerRequest, ServerResponse> notFound) {
+        OptionalLong id = Ids.param(req, param);
+        if (id.isEmpty()) {
+            notFound.accept(req, res);
+            return Optional.empty();
+        }
         Optional<User> user = auth.user(req);
         if (user.isEmpty()) {
             Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
                     "a valid Authorization: Bearer token is required");
         }
-        return user;
+        return user.map(u -> new Asked(id.getAsLong(), u));
     }
 
     private static void orderNotFound(ServerRequest req, ServerResponse res) {

@@ -126,22 +126,9 @@ public final class ClusterStack implements Topology {
         return DriverManager.getConnection(jdbcUrl(), "seckill", dbPassword());
     }
 
-    public String dbPassword() {
-        return run.dbPassword();
-    }
-
-    public String redisPassword() {
-        return run.redisPassword();
-    }
-
     @Override
-    public String adminToken() {
-        return run.adminToken();
-    }
-
-    @Override
-    public String tokenSecret() {
-        return run.tokenSecret();
+    public RunDir secrets() {
+        return run;
     }
 
     /** The Redis Cluster as its nodes see it. */

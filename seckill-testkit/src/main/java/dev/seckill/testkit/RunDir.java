@@ -10,7 +10,7 @@ import java.time.Duration;
  * A run directory of {@code bin/seckill}: the secrets it generated there (unless the environment gives them) and the
  * pid it recorded for each node. The single stack and the cluster each have one.
  */
-final class RunDir {
+public final class RunDir {
 
     private final Path dir;
 
@@ -23,22 +23,22 @@ final class RunDir {
     }
 
     /** The operators' bearer token: SECKILL_ADMIN_TOKEN, else the generated one. */
-    String adminToken() {
+    public String adminToken() {
         return secret("SECKILL_ADMIN_TOKEN", "admin-token");
     }
 
     /** The secret that signs user tokens: SECKILL_TOKEN_SECRET, else the generated one. */
-    String tokenSecret() {
+    public String tokenSecret() {
         return secret("SECKILL_TOKEN_SECRET", "token-secret");
     }
 
     /** The database password: SECKILL_DB_PASSWORD, else the generated one. */
-    String dbPassword() {
+    public String dbPassword() {
         return optionalSecret("SECKILL_DB_PASSWORD", "db-password", "seckill");
     }
 
     /** The Redis password: SECKILL_REDIS_PASSWORD, else the generated one; empty when Redis has none. */
-    String redisPassword() {
+    public String redisPassword() {
         return optionalSecret("SECKILL_REDIS_PASSWORD", "redis-password", "");
     }
 

@@ -115,24 +115,9 @@ public final class Stack implements Topology {
         return "seckill";
     }
 
-    /** The database password: SECKILL_DB_PASSWORD, else the one bin/seckill generated into the run directory. */
-    public String dbPassword() {
-        return run.dbPassword();
-    }
-
-    /** The Redis password: SECKILL_REDIS_PASSWORD, else the generated one; empty when Redis has none. */
-    public String redisPassword() {
-        return run.redisPassword();
-    }
-
     @Override
-    public String adminToken() {
-        return run.adminToken();
-    }
-
-    @Override
-    public String tokenSecret() {
-        return run.tokenSecret();
+    public RunDir secrets() {
+        return run;
     }
 
     /**

@@ -16,9 +16,25 @@ public interface Topology {
     /** A service's internal listener ({@code /admin/...}, {@code /observe/...}). */
     String adminUrl();
 
-    String adminToken();
+    /** The secrets bin/seckill made in the topology's run directory, unless the environment gives them. */
+    RunDir secrets();
 
-    String tokenSecret();
+    default String adminToken() {
+        return secrets().adminToken();
+    }
+
+    default String tokenSecret() {
+        return secrets().tokenSecret();
+    }
+
+    default String dbPassword() {
+        return secrets().dbPassword();
+    }
+
+    /** Empty when Redis has none. */
+    default String redisPassword() {
+        return secrets().redisPassword();
+    }
 
     /** MySQL, read directly (never through the service). */
     Connection db() throws SQLException;
