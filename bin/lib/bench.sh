@@ -119,7 +119,7 @@ cmd_bench() {
   trace_a_written_order "$out/trace.txt"
 }
 
-# bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (issue 17, dev.seckill.bench.HotSale) twice, the service
+# bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (dev.seckill.bench.HotSale) twice, the service
 # restarted before each run: with redis.coalesce-max 1 (one script call per buyer), then with the setting the service
 # normally gets (its default, or REDIS_COALESCE_dash_MAX from this environment), which it keeps for the rest of the
 # bench. Each run leaves hot-sale-<mode>.json in OUT; the bench's report adds them. With --reuse it restarts the

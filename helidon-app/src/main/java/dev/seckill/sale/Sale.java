@@ -21,7 +21,7 @@ public record Sale(long id, String name, long priceCents, int stockTotal, Instan
         this(id, name, priceCents, stockTotal, startsAt, endsAt, DEFAULT_PAY_WINDOW_SECONDS, SaleProtection.NONE);
     }
 
-    /** An unprotected sale (the purchase route as before issue 15). */
+    /** An unprotected sale: the purchase route without a path or a challenge. */
     public Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt,
                 int payWindowSeconds) {
         this(id, name, priceCents, stockTotal, startsAt, endsAt, payWindowSeconds, SaleProtection.NONE);
