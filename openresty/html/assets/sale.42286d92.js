@@ -15,7 +15,7 @@
  * on every retry, so it is taken once. After paying it shows PAID; once payBy passes, EXPIRED, and the sale is read
  * again (its unit is back on sale).
  *
- * A protected sale (issue 15; its `protection` is `path` or `challenge`) is bought through a purchase path. Once the
+ * A protected sale (its `protection` is `path` or `challenge`) is bought through a purchase path. Once the
  * sale is on and the shopper signed in, the page gets one ahead of the click: for a `challenge` sale it fetches a
  * challenge and solves it in a Web Worker (assets/pow.*.js) with a progress bar, then asks for the path; for a
  * `path` sale it asks at once. The click buys through the path, waiting for it if it is not ready yet: still one
