@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * separators) can reach it there, even through a misconfigured edge. The tables take the HTTP services as they
  * are, so unit tests mount the very same tables on services built from fakes.
  *
- * @param protection   the challenge and path routes of protected sales (issue 15)
+ * @param protection   the challenge and path routes of protected sales
  * @param login        the demo sign-in, or null when it is off
  * @param openBreakers the dependencies whose circuit breaker is open now (dev.seckill.breaker.Breakers#open)
  */

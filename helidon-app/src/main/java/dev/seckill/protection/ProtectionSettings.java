@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The {@code seckill.protection} config section (issue 15): how long an issued challenge may be solved and redeemed
+ * The {@code seckill.protection} config section: how long an issued challenge may be solved and redeemed
  * for a path, and how long that path buys. Both 1-3600 s; application.yaml holds the defaults and why they are so.
  */
 public record ProtectionSettings(Duration challengeTtl, Duration pathTtl) {

@@ -8,7 +8,7 @@ import java.time.Instant;
  * A sale's fixed facts (they never change after creation, so instances cache them freely).
  *
  * @param payWindowSeconds how long a confirmed order may stay unpaid before it expires and its unit goes back
- * @param protection how the sale is guarded against scripted buyers (issue 15): none, a path, or a challenge
+ * @param protection how the sale is guarded against scripted buyers: none, a path, or a challenge
  */
 public record Sale(long id, String name, long priceCents, int stockTotal, Instant startsAt, Instant endsAt,
                    int payWindowSeconds, SaleProtection protection) {

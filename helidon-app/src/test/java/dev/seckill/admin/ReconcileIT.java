@@ -137,7 +137,7 @@ class ReconcileIT {
         assertTrue(http.get(flag).json().path("soldOut").asBoolean());
 
         assertEquals(List.of("RELEASED"), actions(reconcile(sale, "?graceSeconds=10")));
-        // Issue 13: a unit coming back clears the flag at every edge, not after the flag's TTL.
+        // A unit coming back clears the flag at every edge, not after the flag's TTL.
         Await.until(Duration.ofSeconds(10), () -> !http.get(flag).json().path("soldOut").asBoolean(),
                 "the edge's sold-out flag to be cleared");
     }
@@ -155,7 +155,7 @@ class ReconcileIT {
         assertEquals(4, stats(sale).path("redisRemaining").asLong());
     }
 
-    /** Issue 13: an old order id is not enough; a resend of it that began within the grace may still land. */
+    /** An old order id is not enough; a resend of it that began within the grace may still land. */
     @Test
     void aReservationWhoseFailedSendWasResentWithinTheGraceIsPendingAndReleasedOnceThatSendIsOld() {
         long sale = sale(5);

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The two listeners, on real ports: the public one serves {@code /api/**} only, and no spelling of an admin or
- * observe path reaches the admin listener's routes through it (issue 12: {@code /api/x/..;/..;/admin/...} answered
+ * observe path reaches the admin listener's routes through it ({@code /api/x/..;/..;/admin/...} answered
  * the sale's stats on the public port).
  */
 @ServerTest

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The OpenAPI document (issue 16) is served by both listeners at /openapi, is the repository's very document, and
+ * The OpenAPI document is served by both listeners at /openapi, is the repository's very document, and
  * the test kit's check rejects an answer the document does not describe.
  */
 @ServerTest

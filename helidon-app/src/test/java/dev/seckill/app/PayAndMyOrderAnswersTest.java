@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code POST /api/orders/{id}/pay} and {@code GET /api/sales/{id}/order} through the routing, no stack: every
- * answer of the contract's order rows (issue 14).
+ * answer of the contract's order rows.
  */
 @RoutingTest
 class PayAndMyOrderAnswersTest {

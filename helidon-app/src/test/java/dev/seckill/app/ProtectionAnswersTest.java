@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every answer of the protected-sale routes (issue 15) through the routing, no stack: challenge, path, purchase. */
+/** Every answer of the protected-sale routes through the routing, no stack: challenge, path, purchase. */
 @RoutingTest
 class ProtectionAnswersTest {
 

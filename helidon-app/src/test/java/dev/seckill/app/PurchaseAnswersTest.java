@@ -60,7 +60,7 @@ class PurchaseAnswersTest {
         assertEquals("{\"code\":\"QUEUED\",\"orderId\":\"" + orderId + "\",\"saleId\":1,\"message\":\"your order is queued\"}",
                 r.body());
         assertEquals(Optional.of("/api/orders/" + orderId), r.header("Location"));
-        assertEquals(Optional.of(orderId), r.header("X-Order-Id"), "for the edge's purchase log (issue 16)");
+        assertEquals(Optional.of(orderId), r.header("X-Order-Id"), "for the edge's purchase log");
         assertEquals(1, API.producer.history().size(), "the order is in Kafka before the answer");
         assertEquals(before + 1, API.answered("QUEUED"));
     }
@@ -196,7 +196,7 @@ class PurchaseAnswersTest {
         assertEquals(503, r.status());
         assertEquals("UNAVAILABLE", r.code());
         assertEquals(Optional.of("1"), r.header("Retry-After"));
-        assertEquals(0, API.ledger.givenBack().size(), "Kafka may have written it (issue 13)");
+        assertEquals(0, API.ledger.givenBack().size(), "Kafka may have written it");
         assertEquals(1, API.ledger.unsent().size());
         assertEquals(Long.toString(API.ledger.unsent().get(0)), r.json().path("orderId").asText(),
                 "the 503 names the order that holds the unit: " + r.body());

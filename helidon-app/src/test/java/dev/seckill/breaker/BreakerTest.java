@@ -191,7 +191,7 @@ class BreakerTest {
         assertEquals(CircuitBreaker.State.CLOSED, kafka.state());
     }
 
-    /** Issue 13: a sale lives on one shard; the failover of another shard must not refuse it. */
+    /** A sale lives on one shard; the failover of another shard must not refuse it. */
     @Test
     void redisFailuresOfOneSaleOpenOnlyThatSalesBreaker() {
         Sale other = new Sale(2, "t", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));

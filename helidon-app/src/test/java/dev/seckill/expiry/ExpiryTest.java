@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** One expiry pass without a stack: what it expires, releases, settles and reopens (issue 14). */
+/** One expiry pass without a stack: what it expires, releases, settles and reopens. */
 class ExpiryTest {
 
     /** The database side in memory: lapsed orders per sale (already past payBy) and the owed rows. */

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Client-facing errors carry fixed messages and the request id, never driver, SQL or framework text (issue 12). */
+/** Client-facing errors carry fixed messages and the request id, never driver, SQL or framework text. */
 @RoutingTest
 class ErrorHandlersTest {
 

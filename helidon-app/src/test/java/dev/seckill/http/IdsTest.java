@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** One spelling per id (issue 12: "+1", full-width and Arabic-Indic digits were all sale 1). */
+/** One spelling per id ("+1", full-width and Arabic-Indic digits were all sale 1). */
 class IdsTest {
 
     @Test

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The expiry runs by itself on every instance, and each lapsed order expires once and gives its unit back once
- * (issue 14): with two service instances at work on the same sale, and across a restart of the service, including
+ * The expiry runs by itself on every instance, and each lapsed order expires once and gives its unit back once:
+ * with two service instances at work on the same sale, and across a restart of the service, including
  * a unit the database already gave back but Redis was still owed when the service went down.
  */
 class ExpiryInstancesIT {

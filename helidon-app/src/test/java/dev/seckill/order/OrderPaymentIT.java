@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Orders a shopper can pay (issue 14), every answer over HTTP through the running service: payBy once confirmed,
+ * Orders a shopper can pay, every answer over HTTP through the running service: payBy once confirmed,
  * the pay and its repeat, each refusal, the shopper's order in a sale, and a short window that lapses and gives the
  * unit back to the sale, where another shopper buys it.
  */

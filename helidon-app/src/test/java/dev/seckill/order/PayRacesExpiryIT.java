@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A pay racing the expiry, and two pays of one order racing each other, have exactly one winner, decided in the
- * database (issue 14). The pays are sent around payBy, so some land before it and some after, in whatever order the
+ * database. The pays are sent around payBy, so some land before it and some after, in whatever order the
  * machine runs them: the assertions hold for every interleaving, none depends on timing.
  */
 class PayRacesExpiryIT {

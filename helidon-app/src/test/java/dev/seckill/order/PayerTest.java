@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-/** Paying without HTTP: the charge, the database's decision, the refund of a charge that lost (issue 14). */
+/** Paying without HTTP: the charge, the database's decision, the refund of a charge that lost. */
 class PayerTest {
 
     private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");

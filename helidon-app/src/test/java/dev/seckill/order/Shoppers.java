@@ -16,7 +16,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Shoppers and an operator of the running stack, for the order ITs (issue 14): sales with a payment window,
+ * Shoppers and an operator of the running stack, for the order ITs: sales with a payment window,
  * purchases, orders, payments, a sale's stats, and an order's row read straight from MySQL.
  */
 final class Shoppers {

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 15 over HTTP through the edge against the running stack: every answer of the challenge, path and purchase
+ * Protected sales over HTTP through the edge against the running stack: every answer of the challenge, path and purchase
  * routes of protected sales, with the used-challenge record in the real Redis.
  */
 class ProtectedSaleIT {

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * The protection TTLs (issue 15) as the service reads them: from application.yaml, and overridden by the environment
+ * The protection TTLs as the service reads them: from application.yaml, and overridden by the environment
  * variables docs/configuration.md names, through Helidon's own alias mapping ({@link TestConfig#environment}).
  */
 class ProtectionSettingsTest {

@@ -73,7 +73,7 @@ class DependencyOutageIT {
     }
 
     /**
-     * Issue 13 (invariant 3): a send that failed may still have been written, so its unit is kept, never given back
+     * A send that failed may still have been written, so its unit is kept, never given back
      * at once, and the service sends that order again by itself once Kafka is back (the resender). The buyer who
      * retries hears the same order (202 if the retry is the resend, 409 ALREADY_PURCHASED naming it once the
      * resender sent it); the one who never retries gets the order too; one row each, and nothing for reconcile.

@@ -18,8 +18,7 @@ import java.util.concurrent.Executors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The service clears the edges' sold-out flag, every edge side by side (issue 13); a clear that fails is counted
- * (issue 12).
+ * The service clears the edges' sold-out flag, every edge side by side; a clear that fails is counted.
  */
 class EdgeFlagsTest {
 

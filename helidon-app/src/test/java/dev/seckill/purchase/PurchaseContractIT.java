@@ -114,7 +114,7 @@ class PurchaseContractIT {
         long sale = svc.activeSale(5);
         assertEquals("SALE_NOT_FOUND", svc.purchase(Long.MAX_VALUE, ServiceClient.newUser()).code());
         assertEquals(404, svc.purchase(0, ServiceClient.newUser()).status());
-        // Issue 12: "+1", a leading zero, full-width and Arabic-Indic digits were all read as the same sale.
+        // "+1", a leading zero, full-width and Arabic-Indic digits were all read as the same sale.
         for (String id : new String[]{"abc", "+" + sale, "0" + sale, "%EF%BC%91", "%D9%A1", "%2B" + sale}) {
             HttpJson.Response bad = svc.http.post(svc.base + "/api/sales/" + id + "/purchase", null,
                     "Authorization", HttpJson.bearer(svc.token(ServiceClient.newUser())));

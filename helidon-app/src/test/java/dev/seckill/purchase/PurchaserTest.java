@@ -82,7 +82,7 @@ class PurchaserTest {
         // What send() does when the broker is down past max.block.ms.
         producer.sendException = new KafkaException("no metadata in 2000 ms");
         OrderKept kept = assertThrows(OrderKept.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
-        assertTrue(ledger.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back (issue 13)");
+        assertTrue(ledger.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back");
         assertEquals(1, ledger.unsent().size(), "the failed send is recorded for a resend");
         assertEquals(Long.toString(ledger.unsent().get(0)), kept.orderId(), "the answer names the held order");
         assertEquals(1, registry.get("seckill.sends.unsent").counter().count());

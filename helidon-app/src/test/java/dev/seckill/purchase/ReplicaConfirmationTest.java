@@ -13,7 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The replicas a reservation needs before it stands (issue 13); the WAIT itself: ClusterScriptsIT. */
+/** The replicas a reservation needs before it stands; the WAIT itself: ClusterScriptsIT. */
 class ReplicaConfirmationTest {
 
     private static final Sale SALE = new Sale(7, "s", 100, 5, Instant.parse("2030-01-01T10:00:00Z"),

@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The scripts on a Redis Cluster with replicas and a password (issue 13): the whole {@link ScriptContract}, plus
+ * The scripts on a Redis Cluster with replicas and a password: the whole {@link ScriptContract}, plus
  * what only a cluster has: a reservation is on its shard's replica when the purchase returns, one that too few
  * replicas confirmed is given back, a refusal waits for no replica, and a master that forgot the scripts (as a
  * promoted replica does) gets them again on its own. Runs in the cluster test phase (SECKILL_REDIS_NODES: the

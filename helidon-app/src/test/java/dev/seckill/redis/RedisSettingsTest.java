@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The redis config section over application.yaml's defaults: one server or a cluster, the replica acknowledgements a
- * reservation needs (issue 13), and how many attempts one call decides.
+ * reservation needs, and how many attempts one call decides.
  */
 class RedisSettingsTest {
 

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every return code of release.lua, and conserve.lua with returned units, against the real Redis (issue 14): the
+ * Every return code of release.lua, and conserve.lua with returned units, against the real Redis: the
  * unit of an expired order comes back at most once per order id, and its buyer keeps the mark.
  */
 class ReleaseScriptIT {

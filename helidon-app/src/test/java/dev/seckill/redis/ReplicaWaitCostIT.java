@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What waiting for a replica costs a purchase (issue 13): the same buyers reserve through the service's reserver on
+ * What waiting for a replica costs a purchase: the same buyers reserve through the service's reserver on
  * one sale of a Redis Cluster, once without WAIT and once with {@code replica-acks} 1, alternating in one run.
  * It reports the rates, latencies and ratios, for reservations (which wait for confirm.lua and WAIT) and refusals
  * (which wait for nothing), and asserts only the outcomes, never a time; a call that timed out on an overloaded box

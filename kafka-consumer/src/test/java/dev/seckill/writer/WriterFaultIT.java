@@ -19,7 +19,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Crashes and outages under a stream of orders (issue 4): the DB stopped and started again, the writer killed
+ * Crashes and outages under a stream of orders: the DB stopped and started again, the writer killed
  * with SIGKILL or stopped with SIGTERM and started again. Each time every order ends up as exactly one row. Each test leaves the stack
  * running whatever happens.
  */

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * compose.yaml cannot run here (no Docker engine), so this checks what can be checked without one (issue 16): Debian's
+ * compose.yaml cannot run here (no Docker engine), so this checks what can be checked without one: Debian's
  * docker-compose parses and normalises it (`docker-compose config`; Docker's compose v2 plugin is not in Debian 12),
  * the Java services and the edge are built from the repository's Dockerfiles (no jars or checkout mounted from the
  * host), every health check runs a program its image contains, data lives in named volumes, every edge knob and
@@ -53,7 +53,7 @@ class ComposeConfigIT {
     /**
      * Programs each outside image is known to contain, from the images' own Dockerfiles. What matters most is what
      * they lack: the Temurin JRE image (Ubuntu) and OpenResty's bookworm image (which purges wget after use) have no
-     * curl and no wget, which is why issue 16's health checks never passed.
+     * curl and no wget, which is why health checks never passed.
      */
     private static final Map<String, Set<String>> IMAGE_PROGRAMS = Map.of(
             "eclipse-temurin:", Set.of("java", "bash", "sh"),
@@ -102,7 +102,7 @@ class ComposeConfigIT {
         assertFalse(r.output().contains("-pseckill") || r.output().contains("change-me"), "a default secret");
     }
 
-    /** Issue 13: the cluster topology as the profile "cluster", the same fleet as bin/seckill up --cluster. */
+    /** The cluster topology as the profile "cluster", the same fleet as bin/seckill up --cluster. */
     @Test
     void theClusterProfileRendersTheWholeFleetBehindTheLoadBalancer() throws Exception {
         Map<String, Map<String, Object>> services = services(config(true, "--profile", "cluster"));
@@ -132,7 +132,7 @@ class ComposeConfigIT {
     }
 
     /**
-     * Issue 16: the service cleared flags on the edge's public listener, whose /edge/* answers loopback callers only,
+     * The service cleared flags on the edge's public listener, whose /edge/* answers loopback callers only,
      * so every restock's clear call failed. It must name an edge's internal listener, the one the edge image adds.
      */
     @Test
@@ -173,7 +173,7 @@ class ComposeConfigIT {
         assertTrue(SECRETS.stream().anyMatch(s -> said.contains("set " + s)), "names a missing secret: " + said);
     }
 
-    /** Issue 16: no jars built on the host, no checkout mounted; data in named volumes. */
+    /** No jars built on the host, no checkout mounted; data in named volumes. */
     @Test
     void theServicesAndTheEdgeAreBuiltFromTheRepositoryAndDataLivesInNamedVolumes() throws Exception {
         Path home = Stack.get().home();
@@ -221,7 +221,7 @@ class ComposeConfigIT {
                 .startsWith("openresty/openresty:"), "the edge is OpenResty");
     }
 
-    /** Issue 16: the health checks ran curl, which neither the JRE image nor the OpenResty image has. */
+    /** The health checks ran curl, which neither the JRE image nor the OpenResty image has. */
     @Test
     void everyHealthCheckRunsAProgramItsImageContains() throws Exception {
         Path home = Stack.get().home();

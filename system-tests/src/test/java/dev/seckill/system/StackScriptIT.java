@@ -75,7 +75,7 @@ class StackScriptIT {
                 o.output());
     }
 
-    /** Issue 12: a SIGKILL leaves a zombie for a moment, which `kill -0` called alive, so `up` left the service down. */
+    /** A SIGKILL leaves a zombie for a moment, which `kill -0` called alive, so `up` left the service down. */
     @Test
     void upRightAfterTheServiceIsKilledBringsItBackHealthy() {
         long before = stack.pid("service");

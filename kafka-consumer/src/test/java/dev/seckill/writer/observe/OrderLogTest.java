@@ -22,7 +22,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The writer's line of each row names the purchase's request id, read from the record's headers (issue 16). */
+/** The writer's line of each row names the purchase's request id, read from the record's headers. */
 class OrderLogTest {
 
     private final Logger logger = (Logger) LoggerFactory.getLogger(OrderLog.class);

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 14: a small flash sale with payment behaviour, run by the bench's own entry point against the test stack:
+ * A small flash sale with payment behaviour, run by the bench's own entry point against the test stack:
  * half the winners pay within a 3 s window, the others let it lapse, and the returned units go on sale again to new
  * shoppers. Asserted: the extended invariants, read from MySQL and Redis once every order is PAID or EXPIRED, and
  * that units did come back and were sold again; the speed numbers only go to the report.

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 7: a small flash sale run by the bench's own entry point ({@link Bench#run}, what {@code bin/seckill bench}
+ * A small flash sale run by the bench's own entry point ({@link Bench#run}, what {@code bin/seckill bench}
  * runs) against the test stack: 50 units, 3,000 signed-in users clicking up to three times each over 64
  * connections, through the edge, seconds long. Only the invariant checks are asserted, read from MySQL and Redis
  * after the writer caught up; the speed numbers go to the report and never decide a test.

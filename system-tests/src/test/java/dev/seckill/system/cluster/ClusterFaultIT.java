@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13: the death of any one node of the cluster, each during a stampede through the load balancer, each ending
+ * The death of any one node of the cluster, each during a stampede through the load balancer, each ending
  * with reconcile and the full invariant check read from MySQL and from every Redis master directly: oversold = 0,
  * duplicates = 0, lost = 0 (every 202 has its row), conservation. Each prints its counts (accepted, refused, 503) and
  * what the failure cost. A node is killed with SIGKILL (with the processes it started) and brought back with

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 13: the cluster topology bin/seckill starts. Every node healthy in {@code status --cluster}; a Redis Cluster
+ * The cluster topology bin/seckill starts. Every node healthy in {@code status --cluster}; a Redis Cluster
  * of three masters with a replica each, created once and rejoined from its nodes.conf; the orders topic replicated
  * three times; the load balancer spreading over both edges and answering for itself when none is up.
  */

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The edge's other limits (issue 12): per-IP limits on sale reads, order status and sign-in, each its own zone with
+ * The edge's other limits: per-IP limits on sale reads, order status and sign-in, each its own zone with
  * the purchase limit's 429; requests in progress per IP; a client trickling its headers cut off. The limited routes
  * refill one request a minute, so within a test the counts and headers are exact.
  */

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The micro-cache of sale reads (issue 5): hot reads within about a second never reach the service. */
+/** The micro-cache of sale reads: hot reads within about a second never reach the service. */
 class EdgeMicroCacheIT {
 
     private static final int READS = 20;
@@ -70,7 +70,7 @@ class EdgeMicroCacheIT {
         assertTrue(listReads <= 2 + elapsedSeconds, listReads + " list reads");
     }
 
-    /** Issue 12: a random query cannot make a read miss the cache and reach the service. */
+    /** A random query cannot make a read miss the cache and reach the service. */
     @Test
     void aQueryStringDoesNotBypassTheCache() {
         long started = System.nanoTime();

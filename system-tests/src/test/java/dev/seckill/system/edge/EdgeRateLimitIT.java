@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The per-client-IP purchase limit (issue 5). The limited edges refill one request a minute, so within a test the
+ * The per-client-IP purchase limit. The limited edges refill one request a minute, so within a test the
  * number of accepted requests is exactly BURST + 1 and the headers are exact numbers.
  */
 class EdgeRateLimitIT {
@@ -52,7 +52,7 @@ class EdgeRateLimitIT {
 
     @Test
     void malformedSaleIdsAreAnsweredAtTheEdgeWithoutSpendingTheAllowance() {
-        // Issue 12: a made-up id cannot dodge the limit by reaching the service; it gets no further than the edge.
+        // A made-up id cannot dodge the limit by reaching the service; it gets no further than the edge.
         List<HttpJson.Response> made = purchases(fixture.edge(), "10.1.0.4", "/api/sales/abc/purchase", BURST + 3);
         made.forEach(r -> assertEquals("SALE_NOT_FOUND", r.code(), statuses(made)));
 

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sold-out short-circuit (issue 5): the service's SOLD_OUT (or SALE_ENDED, issue 18) answer sets a per-sale flag
+ * The sold-out short-circuit: the service's SOLD_OUT (or SALE_ENDED) answer sets a per-sale flag
  * at the edge, and while it is set the edge answers purchases of that sale itself with the same 410 body; an admin
  * clear, or a re-check the service accepts, reopens the sale to the service. The re-checks under a flood are in
  * dev.seckill.system.protection.FlagRecheckIT. Each test uses its own sale ids.
@@ -183,7 +183,7 @@ class EdgeSoldOutIT {
         HttpJson.Response r = http.post(fixture.url("/api/sales/77/purchase"), null, from("10.2.0.2"));
         assertEquals(410, r.status(), r.body());
         assertEquals(soldOutBody(77), r.body());
-        // An id has one spelling (issue 12): "077" is no sale at all, so no purchase of 77 can dodge the flag.
+        // An id has one spelling: "077" is no sale at all, so no purchase of 77 can dodge the flag.
         HttpJson.Response zeros = http.post(fixture.url("/api/sales/077/purchase"), null, from("10.2.0.2"));
         assertEquals(404, zeros.status(), zeros.body());
         assertEquals("SALE_NOT_FOUND", zeros.code(), zeros.body());
@@ -224,7 +224,7 @@ class EdgeSoldOutIT {
     }
 
     /**
-     * Issue 12: the operator routes are decided by the socket's own peer and the absence of forwarding, never by the
+     * The operator routes are decided by the socket's own peer and the absence of forwarding, never by the
      * address X-Forwarded-For yields. This edge believes X-Forwarded-For from 127.0.0.1 (the tests' socket), so a
      * forwarded "127.0.0.1" would make the client address loopback; it must not open the routes, with or without
      * the trust.

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Static files and their cache headers (issue 5): HTML revalidates (no-cache + ETag -> 304), fingerprinted assets
+ * Static files and their cache headers: HTML revalidates (no-cache + ETag -> 304), fingerprinted assets
  * are kept a year. The edge serves a page directory of the test's own (SECKILL_EDGE_HTML_ROOT), so the sale page's
  * real files can change freely; EdgeRoutingIT checks the repository's page is served.
  */

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The service down, slow or failing, seen through the edge (issue 5): nginx's own failures become 503 JSON with
+ * The service down, slow or failing, seen through the edge: nginx's own failures become 503 JSON with
  * Retry-After, never an HTML page; the service's own 503 passes through as it is. Each test has its own stub and
  * edge.
  */

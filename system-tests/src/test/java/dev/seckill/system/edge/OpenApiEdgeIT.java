@@ -11,7 +11,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The OpenAPI document (issue 16) reaches the public through the stack's edge: GET /openapi is the repository's
+ * The OpenAPI document reaches the public through the stack's edge: GET /openapi is the repository's
  * document, OpenAPI 3.1.0, as YAML and as JSON; nothing else of the service's is opened by it.
  */
 class OpenApiEdgeIT {

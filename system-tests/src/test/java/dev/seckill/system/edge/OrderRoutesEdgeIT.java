@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The two public routes of issue 14 at the edge, in front of a stub service: the caller's order in a sale and the
+ * The two public routes at the edge, in front of a stub service: the caller's order in a sale and the
  * payment are proxied as matched (the Idempotency-Key with them, the answer never cached), other id spellings are
  * answered at the edge in JSON, and both routes count against the order-status limit per client.
  */

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 15 at the edge: a protected sale's purchase route {@code POST /api/sales/{id}/purchase/{path}} is covered by
+ * Protected sales at the edge: a protected sale's purchase route {@code POST /api/sales/{id}/purchase/{path}} is covered by
  * the sold-out short-circuit and the per-IP purchase limit exactly as the plain route is (one flag and one bucket for
  * both), and the challenge and path steps answer the sale's 410 while its flag is fresh but never serve as its
  * re-check. The stub stands in for the service, so its hits tell an edge answer from a service answer. Each test

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One SOLD_OUT answer (issue 11), and one SALE_ENDED answer (issue 18): the body the edge answers from its flag
+ * One SOLD_OUT answer, and one SALE_ENDED answer: the body the edge answers from its flag
  * (openresty/lua/seckill/flags.lua) is the body the service answers (PurchaseService), field by field. The two are
  * written in two languages; this test against the real stack is what keeps them one answer.
  */

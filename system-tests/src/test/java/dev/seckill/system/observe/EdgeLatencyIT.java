@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 16: the edge's latency histogram (lua/seckill/latency.lua) is a valid Prometheus histogram per route: buckets
+ * The edge's latency histogram (lua/seckill/latency.lua) is a valid Prometheus histogram per route: buckets
  * cumulative up to +Inf, +Inf equal to _count, _count equal to the requests the edge counted on that route, and a
  * request lands in no bucket below the time it took. Only lower bounds are asserted (an answer the stub holds for
  * 400 ms cannot take less), never an upper one: the machine is shared.

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Issue 16: every metric the dashboard and the alert rules read exists in a running stack's output. After a few real
+ * Every metric the dashboard and the alert rules read exists in a running stack's output. After a few real
  * purchases through the edge (stored as rows by the writer), the three tiers' metrics are scraped the way
  * observability/prometheus.yml does, and each name in the pack's PromQL (parsed out of the files, not listed here)
  * must be among them, so renaming a meter breaks this test rather than a dashboard nobody looks at until a sale.

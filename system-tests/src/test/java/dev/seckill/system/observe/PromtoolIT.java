@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 16: the observability pack is valid as Prometheus reads it. promtool (Debian's prometheus package, which
+ * The observability pack is valid as Prometheus reads it. promtool (Debian's prometheus package, which
  * bin/seckill test installs) checks both scrape configurations with the rules they load, the rules alone, and runs
  * the rules' unit tests (each alert fires on a synthetic series and stays quiet on another), and parses every query
  * of the dashboard. Without promtool the test fails: skipping would let a broken rule file through unnoticed.

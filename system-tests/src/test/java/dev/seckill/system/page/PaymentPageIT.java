@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Paying on the sale page in headless Chromium through the stack's edge (issue 14): a winner pays within the
+ * Paying on the sale page in headless Chromium through the stack's edge: a winner pays within the
  * window and sees PAID, on any device; a short window lapses, the page says EXPIRED, the unit comes back and the
  * next shopper buys it. Screenshots go to system-tests/target/screenshots/.
  */

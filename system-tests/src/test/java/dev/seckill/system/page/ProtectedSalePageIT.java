@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 15 in headless Chromium through the edge: the sale page buys a protected sale with one click, solving the
+ * Protected sales in headless Chromium through the edge: the sale page buys a protected sale with one click, solving the
  * challenge in a Web Worker with a visible progress bar, and recovers from a path the service refuses. The first
  * test also reports the page's hashing rate on this machine (the basis of the default difficulty).
  */

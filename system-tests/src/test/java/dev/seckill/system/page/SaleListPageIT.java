@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The sale list (index.html) and the ways into a sale page (issue 6), in headless Chromium through the edge. */
+/** The sale list (index.html) and the ways into a sale page, in headless Chromium through the edge. */
 @Timeout(60)
 class SaleListPageIT {
 

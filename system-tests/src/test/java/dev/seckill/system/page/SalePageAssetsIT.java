@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sale pages as the edge serves them (issue 6): HTML revalidated, assets named after their content and kept a
+ * The sale pages as the edge serves them: HTML revalidated, assets named after their content and kept a
  * year. An asset edited without running openresty/html/fingerprint.sh would be served stale for a year: this test
  * catches it.
  */

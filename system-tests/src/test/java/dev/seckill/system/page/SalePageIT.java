@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sale pages in headless Chromium against the whole stack through its edge (issue 6): what a shopper sees from
+ * The sale pages in headless Chromium against the whole stack through its edge: what a shopper sees from
  * the countdown to the confirmed order, what the next shoppers see, and the sale list. Screenshots of each state go
  * to system-tests/target/screenshots/.
  */

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The sale page under the edge's per-IP purchase limit (issue 6): it tells the shopper they are queued, keeps the
+ * The sale page under the edge's per-IP purchase limit: it tells the shopper they are queued, keeps the
  * button off, and tries again by itself exactly Retry-After seconds later, sending nothing in between.
  *
  * <p>The edge of this test allows 12 purchases a minute per client address (one every 5 s, so a refused one is

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 18, total admission at the edge: whatever the number of client addresses, an edge forwards at most
+ * Total admission at the edge: whatever the number of client addresses, an edge forwards at most
  * SECKILL_EDGE_ADMIT_RATE purchases a second and SECKILL_EDGE_ADMIT_IN_FLIGHT at once to the service; the rest is
  * answered 429 RATE_LIMITED with Retry-After by the edge, and a sale's flag still answers first. Counts at the stub,
  * bounded by the time the flood lasted as the test measured it.

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 18, sales leave Redis once settled: the service restarted with a short archiving pass, grace, linger and
+ * Sales leave Redis once settled: the service restarted with a short archiving pass, grace, linger and
  * retention. A sale whose orders are final is archived after its end and grace, its stock, buyers and returned keys
  * expire, and its orders stay readable (order status, "my order") from MySQL, while reconcile and the stats call it
  * archived, not lost. A sale that ended at the same time but still has an order the writer has not written keeps its

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 18, circuit breakers: each dependency stopped under a bounded load through the edge. While it is down the
+ * Circuit breakers: each dependency stopped under a bounded load through the edge. While it is down the
  * first requests fail after the client's timeout; once a run of them has failed its breaker opens, the public health
  * answers 503 DEGRADED naming it, and every request that needs it is answered 503 UNAVAILABLE with Retry-After
  * without calling it (the service's refused counter rises by one per answer). When the dependency is back the breaker

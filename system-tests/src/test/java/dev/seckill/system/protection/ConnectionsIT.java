@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Issue 18, connections: an edge's workers together hold more concurrent clients than one worker's
+ * Connections: an edge's workers together hold more concurrent clients than one worker's
  * worker_connections (at 12,000 clients one worker once ran out of its 8,192 and logged "worker_connections are not
  * enough"). At this scale: 2 workers of 1,024 connections with reuseport (each worker its own accept queue) and
  * 1,600 clients, all open at once, each answered, nothing in the error log. The 20,000-client measurement is the

@@ -15,9 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 18, a flag that does not lapse into a herd: once the service has said SOLD_OUT or SALE_ENDED, a flood of
+ * A flag that does not lapse into a herd: once the service has said SOLD_OUT or SALE_ENDED, a flood of
  * purchases reaches it at most once per re-check interval (SECKILL_EDGE_SOLDOUT_TTL, 1 s here), whatever the
- * requests hold and however many clients send them, until the flag is cleared. Before issue 18 the flag lapsed after
+ * requests hold and however many clients send them, until the flag is cleared. Before this the flag lapsed after
  * its TTL and every purchase in flight passed until one SOLD_OUT answer set it again, and a flood without tokens (401
  * at the service, which never set the flag) went through entirely. The bound is on counts at the stub, from the time
  * the flood lasted as the test measured it.

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static dev.seckill.system.edge.EdgeInstance.from;
 
 /**
- * The running stack as the service-protection tests of issue 18 use it: sales created through the admin API, shoppers
+ * The running stack as the service-protection tests use it: sales created through the admin API, shoppers
  * that buy through the edge (each from its own forwarded address, so the per-IP limit sees distinct clients), the
  * service's meters and a sale's stats.
  */

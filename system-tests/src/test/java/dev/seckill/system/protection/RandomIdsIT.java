@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 18, ids that cannot exist cost no query: a flood through the edge of sale ids that do not exist below the
+ * Ids that cannot exist cost no query: a flood through the edge of sale ids that do not exist below the
  * highest one (a gap the test makes in the ids), purchases of them, and order-status lookups of random order ids,
  * with MariaDB's global {@code Questions} counter read before and after. Every answer is a 404, and beyond the
  * stack's own background work (the expiry's pass every second over every sale the suite has made, the pools'

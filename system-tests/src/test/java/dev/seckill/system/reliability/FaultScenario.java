@@ -143,7 +143,7 @@ public final class FaultScenario {
     private List<String> verdict(String crowd, SaleRun run) throws Exception {
         List<String> actions = run.settle();
         RedissonClient redis = site.saleRedis().apply(run.saleId);
-        // Issue 13: a unit whose Kafka send failed is held for a resend; once reconcile leaves nothing pending, each
+        // A unit whose Kafka send failed is held for a resend; once reconcile leaves nothing pending, each
         // was resent, released or found written, and no record of a failed send is left to resend anything.
         int unsent = redis.getMap(Keys.unsent(run.saleId)).size();
         Invariants.Report report = run.check(redis);

@@ -74,7 +74,7 @@ class FaultSuiteIT {
     @Order(4)
     void kafkaStoppedMidSaleAndStarted() throws Exception {
         FaultScenario s = FaultScenario.begin("Kafka down");
-        // Issue 13: units reserved while Kafka is down are held for their buyers' retries, which resend them once
+        // Units reserved while Kafka is down are held for their buyers' retries, which resend them once
         // Kafka is back; the crowd keeps clicking well past a slow restart, so those retries happen.
         s.secondLasting(Duration.ofSeconds(150), 120);
         s.inject(() -> stack.seckill(STACK_OP, "down", "kafka"), () -> {

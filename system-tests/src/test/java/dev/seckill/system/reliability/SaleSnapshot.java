@@ -11,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * Every sale's orders and units, read directly from MySQL: what a fuzz run must not change. The expiry may run
- * meanwhile (an earlier test's unpaid order lapsing, issue 14): it turns a CONFIRMED order EXPIRED and gives its unit
+ * meanwhile (an earlier test's unpaid order lapsing): it turns a CONFIRMED order EXPIRED and gives its unit
  * back to the stock, bumping the version, so the snapshot holds what the expiry keeps: the order rows, the paid ones,
  * and units in stock + units held by live orders (which any new order, payment or lost unit would change).
  */

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Issue 12's probe suite against an edge in front of a stub service that records every request: each probe gets
+ * Probe suite against an edge in front of a stub service that records every request: each probe gets
  * its refusal from the edge, no internal body comes back, and the service sees none of them.
  */
 class EdgeProbeIT {

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The probes of issue 12: requests that tried to reach the admin API, the service's metrics and health details, or
+ * The probes: requests that tried to reach the admin API, the service's metrics and health details, or
  * a purchase past the edge's checks, through the public edge, and the refusal each must get. Every path is sent
  * byte for byte as written here (RawHttp), so the encoded, doubled, upper-case, backslash and non-ASCII forms reach
  * nginx as such. {@code {S}} in a path stands for a sale id.

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 12's probe suite against the running stack's edge, with the stack's real admin token and a real sale: what
+ * Probe suite against the running stack's edge, with the stack's real admin token and a real sale: what
  * the edge answers, and that no admin stats, metrics or health details ever come back on the public port.
  */
 class StackProbeIT {

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One order followed end to end (issue 16): a purchase through the edge with the client's own X-Request-Id, and
+ * One order followed end to end: a purchase through the edge with the client's own X-Request-Id, and
  * `bin/seckill trace` by that request id and by the order id prints every step, each with the ids that join it to
  * the next: the edge's purchase log, the service's line, Kafka's partition and offset, the writer's line, the row.
  */
