@@ -8,10 +8,7 @@ final class Bodies {
 
     /** The value of {@code "name"} (string or number) in {@code json}, or null. */
     static String field(String json, String name) {
-        if (json == null) {
-            return null;
-        }
-        int i = json.indexOf("\"" + name + "\"");
+        int i = json == null ? -1 : json.indexOf("\"" + name + "\"");
         if (i < 0) {
             return null;
         }
@@ -19,16 +16,13 @@ final class Bodies {
         while (i < json.length() && (json.charAt(i) == ' ' || json.charAt(i) == ':')) {
             i++;
         }
-        if (i >= json.length()) {
-            return null;
-        }
-        boolean quoted = json.charAt(i) == '"';
+        boolean quoted = i < json.length() && json.charAt(i) == '"';
         int from = quoted ? i + 1 : i;
         int to = from;
         while (to < json.length() && (quoted ? json.charAt(to) != '"' : isNumberChar(json.charAt(to)))) {
             to++;
         }
-        return to > from && to <= json.length() ? json.substring(from, to) : null;
+        return to > from ? json.substring(from, to) : null;
     }
 
     private static boolean isNumberChar(char c) {
