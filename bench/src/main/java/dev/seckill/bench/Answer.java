@@ -1,19 +1,19 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Bodies;
+
 import java.time.Duration;
 
 /**
  * One answer as the load client read it: the status (0 when none came), the body (null then), and whether the edge
- * wrote it itself (X-Seckill-Answered-By: its refusals and errors). {@link #kind} keys every count of answers, so
- * that the edge's {@code 429 RATE_LIMITED} and the service's are never counted as one.
+ * wrote it itself (X-Seckill-Answered-By). {@link #kind} keys every count of answers, so that the edge's
+ * {@code 429 RATE_LIMITED} and the service's are never counted as one.
  */
 record Answer(int status, String body, boolean byEdge) {
 
     static final Answer NONE = new Answer(0, null, false);
-    /** The kind of a request that got no answer (a failed or timed-out connection). */
     static final String NO_ANSWER = "0 NO_ANSWER";
 
-    /** The body's {@code code}, or null. */
     String code() {
         return Bodies.field(body, "code");
     }
@@ -24,13 +24,9 @@ record Answer(int status, String body, boolean byEdge) {
     }
 
     static String kind(int status, String code, boolean byEdge) {
-        if (status == 0) {
-            return NO_ANSWER;
-        }
-        return status + (code == null ? "" : " " + code) + (byEdge ? " (edge)" : "");
+        return status == 0 ? NO_ANSWER : status + (code == null ? "" : " " + code) + (byEdge ? " (edge)" : "");
     }
 
-    /** This answer as a purchase attempt by {@code userId}. */
     Attempt attempt(long userId, long startNanos, long latencyNanos) {
         return new Attempt(userId, startNanos, latencyNanos, status, status == 0 ? "NO_ANSWER" : code(),
                 Bodies.field(body, "orderId"), byEdge);

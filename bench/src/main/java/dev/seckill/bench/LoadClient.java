@@ -21,9 +21,8 @@ import java.util.List;
  */
 final class LoadClient {
 
-    /** What the connections send, called on the client's one thread. */
+    /** What the connections send, called on the client's one thread; next() is null when there is nothing now. */
     interface Script {
-        /** The next request to send, or null if there is none right now. */
         Request next();
 
         void answered(Request request, long startNanos, long endNanos, Answer answer);
@@ -42,7 +41,7 @@ final class LoadClient {
     record Wire(long connected, long failed) {
     }
 
-    /** Bytes on the wire and whatever the script wants back with the answer. */
+    /** Bytes on the wire, and what the script wants back with the answer. */
     record Request(byte[] bytes, Object tag) {
     }
 
@@ -217,7 +216,7 @@ final class LoadClient {
                 c.channel.close();
             }
         } catch (IOException e) {
-            // closing a broken connection: nothing left to do
+            // a broken connection: nothing left to do
         }
         c.channel = null;
         c.reset();

@@ -1,6 +1,5 @@
 package dev.seckill.bench;
 
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -15,7 +14,6 @@ final class NamedAnswers {
     private NamedAnswers() {
     }
 
-    /** A ceiling whose answers are not what its name says. */
     static final class Mismatch extends IllegalStateException {
         Mismatch(String message) {
             super(message);
@@ -25,8 +23,7 @@ final class NamedAnswers {
     /** The share of {@code m}'s answers (by {@link Answer#kind}) that are one of {@code named}; 0 without answers. */
     static double share(Measured m, Set<String> named) {
         long all = m.byKind().values().stream().mapToLong(Long::longValue).sum();
-        long ok = m.byKind().entrySet().stream().filter(e -> named.contains(e.getKey()))
-                .mapToLong(e -> e.getValue()).sum();
+        long ok = named.stream().mapToLong(k -> m.byKind().getOrDefault(k, 0L)).sum();
         return all == 0 ? 0 : (double) ok / all;
     }
 
@@ -34,9 +31,9 @@ final class NamedAnswers {
     static Measured require(Measured m, Set<String> named) {
         double share = share(m, named);
         if (share < SHARE) {
-            throw new Mismatch(String.format(Locale.ROOT, "the ceiling \"%s\" counts %s, but only %.1f %% of its "
-                    + "%,d answers were (at least %.0f %% must be): %s", m.name(), named, 100 * share, m.requests(),
-                    100 * SHARE, m.byKind()));
+            throw new Mismatch(Section.f("the ceiling \"%s\" counts %s, but only %.1f %% of its %,d answers were "
+                    + "(at least %.0f %% must be): %s", m.name(), named, 100 * share, m.requests(), 100 * SHARE,
+                    m.byKind()));
         }
         return m;
     }

@@ -1,9 +1,5 @@
 package dev.seckill.testkit;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -83,8 +79,6 @@ public final class Stampede<S> {
             this.who = who;
         }
     }
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ArrayDeque<Shopper<S>> queue = new ArrayDeque<>();
     private final PriorityQueue<Shopper<S>> waiting = new PriorityQueue<>(Comparator.comparingLong(s -> s.readyAt));
@@ -199,11 +193,10 @@ public final class Stampede<S> {
         long t0 = System.nanoTime();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
-            JsonNode body = json(r.body());
             long retryAfter = r.headers().firstValue("Retry-After").filter(v -> v.matches("[0-9]{1,4}"))
                     .map(Long::parseLong).orElse(-1L);
             return new Click(u.id(), t0 - start, System.nanoTime() - t0, r.statusCode(),
-                    body.path("code").asText(null), body.path("orderId").asText(null),
+                    Bodies.field(r.body(), "code"), Bodies.field(r.body(), "orderId"),
                     r.headers().firstValue("X-Seckill-Answered-By").isPresent(), retryAfter);
         } catch (IOException e) {
             // No answer at all (connection refused or reset): recorded as status 0, never as a success.
@@ -214,15 +207,6 @@ public final class Stampede<S> {
     /** A distinct private IPv4 address per user (for up to 2^24 users), sent as X-Forwarded-For. */
     public static String address(long userId) {
         return "10." + ((userId >> 16) & 255) + "." + ((userId >> 8) & 255) + "." + (userId & 255);
-    }
-
-    private static JsonNode json(String body) {
-        try {
-            JsonNode n = JSON.readTree(body);
-            return n == null ? MissingNode.getInstance() : n;
-        } catch (IOException e) {
-            return MissingNode.getInstance();
-        }
     }
 
     private static boolean holdsOrderOrHopeless(int status, String code) {
