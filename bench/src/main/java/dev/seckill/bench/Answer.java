@@ -1,18 +1,19 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Bodies;
+
+import java.time.Duration;
+
 /**
  * One answer as the load client read it: the status (0 when none came), the body (null then), and whether the edge
- * wrote it itself ({@code X-Seckill-Answered-By: edge}: its refusals and errors) rather than passing on the
- * service's. {@link #kind} is what every count of answers is keyed by, so that the edge's {@code 429 RATE_LIMITED}
- * and the service's are never counted as one.
+ * wrote it itself (X-Seckill-Answered-By). {@link #kind} keys every count of answers, so that the edge's
+ * {@code 429 RATE_LIMITED} and the service's are never counted as one.
  */
 record Answer(int status, String body, boolean byEdge) {
 
     static final Answer NONE = new Answer(0, null, false);
-    /** The kind of a request that got no answer (a failed or timed-out connection). */
     static final String NO_ANSWER = "0 NO_ANSWER";
 
-    /** The body's {@code code}, or null. */
     String code() {
         return Bodies.field(body, "code");
     }
@@ -23,9 +24,20 @@ record Answer(int status, String body, boolean byEdge) {
     }
 
     static String kind(int status, String code, boolean byEdge) {
-        if (status == 0) {
-            return NO_ANSWER;
+        return status == 0 ? NO_ANSWER : status + (code == null ? "" : " " + code) + (byEdge ? " (edge)" : "");
+    }
+
+    Attempt attempt(long userId, long startNanos, long latencyNanos) {
+        return new Attempt(userId, startNanos, latencyNanos, status, status == 0 ? "NO_ANSWER" : code(),
+                Bodies.field(body, "orderId"), byEdge);
+    }
+
+    /** The wait a refusal asks for: its body's {@code retryAfter} (whole seconds, as its Retry-After), else 1 s. */
+    long retryAfterNanos() {
+        try {
+            return Duration.ofSeconds(Math.max(1, Long.parseLong(Bodies.field(body, "retryAfter")))).toNanos();
+        } catch (NumberFormatException e) {
+            return Duration.ofSeconds(1).toNanos();
         }
-        return status + (code == null ? "" : " " + code) + (byEdge ? " (edge)" : "");
     }
 }

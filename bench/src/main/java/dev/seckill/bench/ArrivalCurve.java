@@ -1,5 +1,6 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Bodies;
 import dev.seckill.testkit.Stack;
 
 import java.io.IOException;

@@ -14,29 +14,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A closed-loop HTTP/1.1 load generator on one NIO selector thread: {@code connections} keep-alive connections, each
- * sending its next request as soon as the answer to the previous one is in (no pipelining), so every answer belongs
- * to a known request — who sent it, when, how long it took — which wrk's Lua API cannot tell. Frugal on purpose:
- * one thread and the same syscalls per request as wrk, so the 2 cores stay with the system under test.
- *
- * <p>Answers must carry a Content-Length or be chunked (nginx and Helidon always do one of the two). A request in
- * flight when its connection fails or exceeds the timeout is answered with status 0; one still in flight at the
- * deadline is dropped unanswered.
+ * A closed-loop HTTP/1.1 load generator on one NIO selector thread (bench/README.md says why it is kept): keep-alive
+ * connections, each sending its next request once the previous one is answered, so that every answer belongs to a
+ * known request and its timing. Answers need a Content-Length or chunks. A request whose connection fails or outlasts
+ * the timeout is answered {@link Answer#NONE}; one still in flight at the deadline is dropped.
  */
 final class LoadClient {
 
-    /** What the connections send. Called on the client's one thread only, so it needs no locking. */
+    /** What the connections send, called on the client's one thread; next() is null when there is nothing now. */
     interface Script {
-        /** The next request to send, or null if there is none right now. */
         Request next();
 
-        /** The answer to {@code request}: {@link Answer#NONE} when none came. */
         void answered(Request request, long startNanos, long endNanos, Answer answer);
 
-        /**
-         * Whether the script is done once it has nothing to send and nothing is in flight; a script that waits to
-         * begin (its connections open first) says false until it has had its turn.
-         */
+        /** Whether the script is done once nothing is left to send or in flight (a warm one waits for its turn). */
         default boolean finished() {
             return true;
         }
@@ -46,26 +37,22 @@ final class LoadClient {
         }
     }
 
-    /**
-     * What the connections went through: connects that completed, and connections that failed (refused, reset,
-     * closed by the server mid-request, or timed out), whether or not a request was in flight on them.
-     */
+    /** Connects that completed, and connections that failed (refused, reset, closed mid-request or timed out). */
     record Wire(long connected, long failed) {
     }
 
-    /** Bytes on the wire and whatever the script wants back with the answer. */
+    /** Bytes on the wire, and what the script wants back with the answer. */
     record Request(byte[] bytes, Object tag) {
     }
 
-    private static final long RECONNECT_PAUSE = Duration.ofMillis(100).toNanos();
-    private static final long CHECK_EVERY = Duration.ofMillis(100).toNanos();
+    private static final long PAUSE = Duration.ofMillis(100).toNanos();
     private static final int OPEN_PER_TURN = 256;
 
     private final InetSocketAddress server;
     private final InetSocketAddress source;
     private final Script script;
-    private final long timeoutNanos;
-    private final Selector selector;
+    private final long timeout;
+    private final Selector selector = Selector.open();
     private final ArrayDeque<Conn> idle = new ArrayDeque<>();
     private final List<Conn> conns = new ArrayList<>();
     private int busy;
@@ -77,20 +64,16 @@ final class LoadClient {
         this.server = server;
         this.source = source == null ? null : new InetSocketAddress(source, 0);
         this.script = script;
-        this.timeoutNanos = timeout.toNanos();
-        this.selector = Selector.open();
+        this.timeout = timeout.toNanos();
     }
 
-    /**
-     * Runs until the deadline, or until every connection is idle and the script has nothing more to send and is
-     * finished.
-     */
+    /** Runs until the deadline, or until every connection is idle and the script has nothing to send and is done. */
     static Wire run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
         return run(server, null, connections, script, deadlineNanos, timeout);
     }
 
-    /** As {@link #run(InetSocketAddress, int, Script, long, Duration)}, connecting from {@code source} (null: any). */
+    /** The same, connecting from {@code source} (null: any). */
     static Wire run(InetSocketAddress server, InetAddress source, int connections, Script script, long deadlineNanos,
                     Duration timeout) throws IOException {
         LoadClient c = new LoadClient(server, source, script, timeout);
@@ -105,25 +88,16 @@ final class LoadClient {
     private void loop(int connections, long deadline) throws IOException {
         long nextCheck = System.nanoTime();
         while (System.nanoTime() < deadline) {
-            // The connections open a few hundred per turn while those already open are served: opening thousands
-            // takes seconds (each connect also searches for a free port), and an edge cuts a connection that sends
-            // nothing for its header timeout.
+            // A few hundred connections open per turn while the open ones are served: opening thousands takes
+            // seconds, and an edge cuts a connection that sends nothing for its header timeout.
             boolean opening = conns.size() < connections;
             for (int k = 0; k < OPEN_PER_TURN && conns.size() < connections; k++) {
-                Conn c = new Conn();
-                conns.add(c);
-                connect(c);
+                conns.add(connect(new Conn()));
             }
-            boolean drained = false;
-            while (!idle.isEmpty()) {
-                Request r = script.next();
-                if (r == null) {
-                    drained = true;
-                    break;
-                }
+            for (Request r; !idle.isEmpty() && (r = script.next()) != null; ) {
                 send(idle.poll(), r);
             }
-            if (drained && busy == 0 && script.finished()) {
+            if (!idle.isEmpty() && busy == 0 && script.finished()) {
                 return;
             }
             if (opening) {
@@ -133,9 +107,9 @@ final class LoadClient {
             }
             long now = System.nanoTime();
             if (now >= nextCheck) {
-                nextCheck = now + CHECK_EVERY;
+                nextCheck = now + PAUSE;
                 for (Conn c : conns) {
-                    if (c.request != null && now - c.start > timeoutNanos) {
+                    if (c.request != null && now - c.start > timeout) {
                         fail(c);
                     } else if (c.channel == null && now >= c.reconnectAt) {
                         connect(c);
@@ -153,11 +127,6 @@ final class LoadClient {
                 key.interestOps(0);
                 idle.add(c);
                 script.connected(++connected);
-            } else if (key.isWritable()) {
-                c.channel.write(c.out);
-                if (!c.out.hasRemaining()) {
-                    key.interestOps(SelectionKey.OP_READ);
-                }
             } else if (key.isReadable()) {
                 read(c);
             }
@@ -166,7 +135,7 @@ final class LoadClient {
         }
     }
 
-    private void connect(Conn c) {
+    private Conn connect(Conn c) {
         try {
             c.channel = SocketChannel.open();
             c.channel.configureBlocking(false);
@@ -177,20 +146,21 @@ final class LoadClient {
             c.channel.connect(server);
             c.key = c.channel.register(selector, SelectionKey.OP_CONNECT, c);
         } catch (IOException e) {
-            failed++;
-            closeChannel(c);
-            c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;
+            fail(c);
         }
+        return c;
     }
 
+    /** Sends {@code r}: a request fits in the empty send buffer of its connection, so a short write is a failure. */
     private void send(Conn c, Request r) {
         c.request = r;
-        c.out = ByteBuffer.wrap(r.bytes());
         c.start = System.nanoTime();
         busy++;
         try {
-            c.channel.write(c.out);
-            c.key.interestOps(c.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+            if (c.channel.write(ByteBuffer.wrap(r.bytes())) < r.bytes().length) {
+                throw new IOException("short write");
+            }
+            c.key.interestOps(SelectionKey.OP_READ);
         } catch (IOException e) {
             fail(c);
         }
@@ -203,24 +173,18 @@ final class LoadClient {
         if (c.channel.read(c.in) < 0) {
             throw new IOException("closed by the server");
         }
-        int end = c.response.complete(c.in.array(), c.in.position());
+        ResponseParser p = c.response;
+        int end = p.complete(c.in.array(), c.in.position());
         if (end < 0) {
             return;
         }
-        long now = System.nanoTime();
-        Request r = c.request;
-        Answer answer = new Answer(c.response.status, c.response.body(c.in.array(), end), c.response.byEdge);
-        boolean close = c.response.close;
-        c.reset();
-        busy--;
-        script.answered(r, c.start, now, answer);
+        boolean close = p.close;
+        answer(c, new Answer(p.status, p.body(c.in.array(), end), p.byEdge));
+        Request next = close ? null : script.next();
         if (close) {
             closeChannel(c);
             connect(c);
-            return;
-        }
-        Request next = script.next();
-        if (next != null) {
+        } else if (next != null) {
             send(c, next);
         } else {
             c.key.interestOps(0);
@@ -228,47 +192,48 @@ final class LoadClient {
         }
     }
 
-    /** The connection failed or timed out: answer its request with 0, reconnect after a short pause. */
+    private void answer(Conn c, Answer answer) {
+        Request r = c.request;
+        c.reset();
+        busy--;
+        script.answered(r, c.start, System.nanoTime(), answer);
+    }
+
+    /** A connection failed or timed out: its request gets no answer, and it reconnects after a pause. */
     private void fail(Conn c) {
         failed++;
         idle.remove(c);
         if (c.request != null) {
-            Request r = c.request;
-            long start = c.start;
-            c.reset();
-            busy--;
-            script.answered(r, start, System.nanoTime(), Answer.NONE);
+            answer(c, Answer.NONE);
         }
         closeChannel(c);
-        c.reconnectAt = System.nanoTime() + RECONNECT_PAUSE;
+        c.reconnectAt = System.nanoTime() + PAUSE;
     }
 
-    private void closeChannel(Conn c) {
-        if (c.channel != null) {
-            try {
+    private static void closeChannel(Conn c) {
+        try {
+            if (c.channel != null) {
                 c.channel.close();
-            } catch (IOException e) {
-                // closing a broken connection: nothing left to do
             }
+        } catch (IOException e) {
+            // a broken connection: nothing left to do
         }
         c.channel = null;
-        c.key = null;
         c.reset();
     }
 
     /**
-     * Ends the run with a reset of every connection (SO_LINGER 0) rather than a close: a closing client keeps each
-     * of its ports in TIME_WAIT for a minute, and loopback has only ~28,000 ephemeral ports per destination, which
-     * a 20,000-connection flood level needs most of (connect() slows to a crawl as they run out).
+     * Ends with a reset of every connection (SO_LINGER 0), not a close: a closed port stays in TIME_WAIT for a minute,
+     * and a 20,000-connection flood level needs most of loopback's ~28,000 ephemeral ports per destination.
      */
     private void close() throws IOException {
         for (Conn c : conns) {
-            if (c.channel != null) {
-                try {
+            try {
+                if (c.channel != null) {
                     c.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
-                } catch (IOException e) {
-                    // a broken connection: closing it is all that is left
                 }
+            } catch (IOException e) {
+                // a broken connection: closing it is all that is left
             }
             closeChannel(c);
         }
@@ -279,7 +244,6 @@ final class LoadClient {
         SocketChannel channel;
         SelectionKey key;
         Request request;
-        ByteBuffer out;
         ByteBuffer in = ByteBuffer.allocate(4096);
         final ResponseParser response = new ResponseParser();
         long start;

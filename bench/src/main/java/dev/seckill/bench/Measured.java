@@ -5,10 +5,9 @@ import org.HdrHistogram.AbstractHistogram;
 import java.util.Map;
 
 /**
- * One measured load: how many answers in how long, by status and by {@link Answer#kind} (status, code, and whether
- * the edge answered itself; for wrk and redis-benchmark, which see no bodies, by status alone), and the latency percentiles in milliseconds (from an
- * HdrHistogram for the bench client, from wrk's own distribution for wrk). {@code inService}: for loads through the
- * service, the mean time its purchases spent in the Redis script and in the Kafka send meanwhile (from its metrics).
+ * One measured load: answers in how long, by status and by {@link Answer#kind} (by status alone for wrk and
+ * redis-benchmark, which see no bodies), latencies in ms; {@code inService}: for loads through the service, the mean
+ * time its purchases spent in the Redis script and in the Kafka send meanwhile (from its metrics).
  */
 record Measured(String name, String generator, long requests, double seconds, double rps, Map<String, Long> byStatus,
                 Map<String, Long> byKind, Latency latency, Map<String, Double> inService) {
@@ -17,19 +16,17 @@ record Measured(String name, String generator, long requests, double seconds, do
         return new Measured(name, generator, requests, seconds, rps, byStatus, byKind, latency, means);
     }
 
-    record Latency(double p50, double p90, double p99, double max, double mean) {
-
-        /** Percentiles of a histogram recorded in microseconds. */
-        static Latency of(AbstractHistogram micros) {
-            if (micros.getTotalCount() == 0) {
-                return new Latency(0, 0, 0, 0, 0);
-            }
-            return new Latency(micros.getValueAtPercentile(50) / 1000.0, micros.getValueAtPercentile(90) / 1000.0,
-                    micros.getValueAtPercentile(99) / 1000.0, micros.getMaxValue() / 1000.0, micros.getMean() / 1000.0);
-        }
-    }
-
     long count(String status) {
         return byStatus.getOrDefault(status, 0L);
+    }
+
+    record Latency(double p50, double p90, double p99, double max, double mean) {
+
+        /** Percentiles of a histogram recorded in microseconds; all 0 when it is empty. */
+        static Latency of(AbstractHistogram us) {
+            return us.getTotalCount() == 0 ? new Latency(0, 0, 0, 0, 0) : new Latency(us.getValueAtPercentile(50) / 1e3,
+                    us.getValueAtPercentile(90) / 1e3, us.getValueAtPercentile(99) / 1e3, us.getMaxValue() / 1e3,
+                    us.getMean() / 1e3);
+        }
     }
 }

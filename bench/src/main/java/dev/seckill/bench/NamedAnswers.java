@@ -1,25 +1,19 @@
 package dev.seckill.bench;
 
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
- * A ceiling counts only the answers it is named after: the accepted purchase path its {@code 202 QUEUED}, the
- * refusal in Redis the service's {@code 409 ALREADY_PURCHASED} and {@code 429 RATE_LIMITED} (not the edge's, which
- * the edge marks), the trivial proxied route the service's {@code 200 UP}. A ceiling whose named answers are under
- * {@link #SHARE} of its answers measures something else (the edge's own 404 or 429, say), and the bench fails with
- * its breakdown rather than report it.
+ * A ceiling counts only the answers it is named after (the accepted purchase path its {@code 202 QUEUED}, the
+ * trivial proxied route the service's {@code 200 UP}, ...): one whose named answers are under {@link #SHARE} of its
+ * answers measures something else (the edge's own 404 or 429, say), and the bench fails with its breakdown.
  */
 final class NamedAnswers {
 
-    /** The least share of a ceiling's answers that must be the ones it is named after. */
     static final double SHARE = 0.95;
 
     private NamedAnswers() {
     }
 
-    /** A ceiling whose answers are not what its name says. */
     static final class Mismatch extends IllegalStateException {
         Mismatch(String message) {
             super(message);
@@ -28,24 +22,18 @@ final class NamedAnswers {
 
     /** The share of {@code m}'s answers (by {@link Answer#kind}) that are one of {@code named}; 0 without answers. */
     static double share(Measured m, Set<String> named) {
-        long all = 0;
-        long ok = 0;
-        for (Map.Entry<String, Long> e : m.byKind().entrySet()) {
-            all += e.getValue();
-            if (named.contains(e.getKey())) {
-                ok += e.getValue();
-            }
-        }
+        long all = m.byKind().values().stream().mapToLong(Long::longValue).sum();
+        long ok = named.stream().mapToLong(k -> m.byKind().getOrDefault(k, 0L)).sum();
         return all == 0 ? 0 : (double) ok / all;
     }
 
-    /** {@code m}, if at least {@link #SHARE} of its answers are {@code named}; else a {@link Mismatch} naming them. */
+    /** {@code m}, if at least {@link #SHARE} of its answers are {@code named}; else a {@link Mismatch}. */
     static Measured require(Measured m, Set<String> named) {
         double share = share(m, named);
         if (share < SHARE) {
-            throw new Mismatch(String.format(Locale.ROOT, "the ceiling \"%s\" counts %s, but only %.1f %% of its "
-                    + "%,d answers were (at least %.0f %% must be): %s", m.name(), named, 100 * share, m.requests(),
-                    100 * SHARE, m.byKind()));
+            throw new Mismatch(Section.f("the ceiling \"%s\" counts %s, but only %.1f %% of its %,d answers were "
+                    + "(at least %.0f %% must be): %s", m.name(), named, 100 * share, m.requests(), 100 * SHARE,
+                    m.byKind()));
         }
         return m;
     }

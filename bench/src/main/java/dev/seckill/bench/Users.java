@@ -1,15 +1,15 @@
 package dev.seckill.bench;
 
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.Stampede;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The bench's signed-in users: ids {@code first .. first+n-1}, each with a token signed the service's way (the
- * service's own {@link TokenSigner}) and its own client address, sent as X-Forwarded-For; the bench edge believes it
- * from loopback, so each user has its own per-IP bucket, as real shoppers would.
+ * The bench's signed-in users {@code first .. first+n-1}, each with a token of the service's own {@link TokenSigner}
+ * and its own client address as X-Forwarded-For (believed from loopback: a per-IP bucket each, as real shoppers).
  */
 final class Users {
 
@@ -37,32 +37,29 @@ final class Users {
         return (int) (id - first);
     }
 
-    /** The i-th user's bearer token (the payment behaviour reads and pays orders with it). */
     String token(int i) {
         return tokens[i];
     }
 
-    /** The i-th user's purchase request for one sale, as bytes on the wire. */
     byte[] purchase(int i, long saleId, int edgePort) {
         return purchase(i, saleId, null, edgePort);
     }
 
-    /** The same on a protected sale's route with this purchase path (issue 15); null: the plain route. */
+    /** The i-th user's purchase, on a protected sale's route with this purchase path (null: the plain route). */
     byte[] purchase(int i, long saleId, String path, int edgePort) {
-        long id = id(i);
         return ("POST /api/sales/" + saleId + "/purchase" + (path == null ? "" : "/" + path)
-                + " HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort
-                + "\r\nAuthorization: Bearer " + tokens[i] + "\r\nX-Forwarded-For: " + address(id)
-                + "\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                + " HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort + "\r\nAuthorization: Bearer " + tokens[i]
+                + "\r\nX-Forwarded-For: " + address(id(i)) + "\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    /** A distinct private IPv4 address per user (for up to 2^24 users). */
     static String address(long userId) {
-        return "10." + ((userId >> 16) & 255) + "." + ((userId >> 8) & 255) + "." + (userId & 255);
+        return Stampede.address(userId);
     }
 
     /** A plain request without identity, e.g. the trivial proxied route. */
     static byte[] get(String path, int port) {
-        return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 }

@@ -85,7 +85,7 @@ class LoadClientTest {
     }
 
     /**
-     * Issue 18's flood levels: a warm script keeps its connections busy from the start, but counts only what it sent
+     * The flood levels: a warm script keeps its connections busy from the start, but counts only what it sent
      * in its window (here opened as the 21st request goes out), and every connection is counted.
      */
     @Test

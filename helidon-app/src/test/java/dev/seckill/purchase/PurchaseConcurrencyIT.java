@@ -3,24 +3,16 @@ package dev.seckill.purchase;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.redis.Keys;
 import dev.seckill.testkit.Await;
-import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stampede;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,47 +49,26 @@ class PurchaseConcurrencyIT {
         for (int i = 0; i < REPEATS; i++) {
             attempts.add(firstUser + (i * 7L) % USERS);
         }
-        Collections.shuffle(attempts, new java.util.Random(42));
-        Map<String, String> tokens = new HashMap<>();
-        attempts.forEach(u -> tokens.computeIfAbsent(Long.toString(u), k -> svc.token(u)));
+        Map<Long, String> tokens = new HashMap<>();
+        List<Stampede.User> crowd = attempts.stream()
+                .map(u -> new Stampede.User(u, tokens.computeIfAbsent(u, svc::token))).toList();
+        List<Stampede.Click> clicks = Stampede.run(new Stampede.Plan(svc.base, sale, crowd, 1, CONNECTIONS,
+                Duration.ofSeconds(120), 0));
 
-        Map<Integer, Integer> byStatus = new ConcurrentHashMap<>();
-        Map<Long, Set<String>> acceptedByUser = new ConcurrentHashMap<>();
-        Map<Long, String> keptByUser = new ConcurrentHashMap<>();
-        Set<String> unavailableWithoutRetryAfter = ConcurrentHashMap.newKeySet();
-        CountDownLatch go = new CountDownLatch(1);
-        Semaphore connections = new Semaphore(CONNECTIONS);
-        HttpJson http = new HttpJson();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> futures = new ArrayList<>();
-            for (long user : attempts) {
-                futures.add(pool.submit(() -> {
-                    go.await();
-                    connections.acquire();
-                    try {
-                        HttpJson.Response r = http.post(svc.base + "/api/sales/" + sale + "/purchase", null,
-                                "Authorization", HttpJson.bearer(tokens.get(Long.toString(user))));
-                        byStatus.merge(r.status(), 1, Integer::sum);
-                        if (r.status() == 202) {
-                            acceptedByUser.computeIfAbsent(user, k -> ConcurrentHashMap.newKeySet())
-                                    .add(r.json().path("orderId").asText());
-                        }
-                        if (r.status() == 503 && (!"UNAVAILABLE".equals(r.code())
-                                || r.header("Retry-After") == null)) {
-                            unavailableWithoutRetryAfter.add(r.body());
-                        }
-                        if (r.status() == 503 && r.json().has("orderId")) {
-                            keptByUser.put(user, r.json().path("orderId").asText());
-                        }
-                    } finally {
-                        connections.release();
-                    }
-                    return null;
-                }));
+        Map<Integer, Integer> byStatus = new HashMap<>();
+        Map<Long, Set<String>> acceptedByUser = new HashMap<>();
+        Map<Long, String> keptByUser = new HashMap<>();
+        Set<String> unavailableWithoutRetryAfter = new HashSet<>();
+        for (Stampede.Click c : clicks) {
+            byStatus.merge(c.status(), 1, Integer::sum);
+            if (c.status() == 202) {
+                acceptedByUser.computeIfAbsent(c.userId(), k -> new HashSet<>()).add(c.orderId());
             }
-            go.countDown();
-            for (Future<?> f : futures) {
-                f.get(120, TimeUnit.SECONDS);
+            if (c.status() == 503 && (!"UNAVAILABLE".equals(c.code()) || c.retryAfterSeconds() < 0)) {
+                unavailableWithoutRetryAfter.add(c.toString());
+            }
+            if (c.status() == 503 && c.orderId() != null) {
+                keptByUser.put(c.userId(), c.orderId());
             }
         }
 

@@ -1,10 +1,10 @@
 package dev.seckill.system.cluster;
 
-import dev.seckill.bench.Stampede;
 import dev.seckill.system.reliability.SaleRun;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stampede;
 
 import java.time.Duration;
 

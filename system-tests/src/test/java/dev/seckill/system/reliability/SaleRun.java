@@ -3,10 +3,10 @@ package dev.seckill.system.reliability;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.bench.Attempt;
 import dev.seckill.bench.Invariants;
-import dev.seckill.bench.Stampede;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.Stampede;
 import dev.seckill.testkit.Topology;
 import org.redisson.api.RedissonClient;
 
@@ -76,7 +76,8 @@ public final class SaleRun {
         startedNanos = System.nanoTime();
         runner = Thread.ofPlatform().name("stampede-" + saleId).start(() -> {
             try {
-                Stampede.run(plan, attempts);
+                Stampede.run(plan, c -> attempts.add(new Attempt(c.userId(), c.startNanos(), c.latencyNanos(),
+                        c.status(), c.code(), c.orderId(), c.byEdge())));
             } catch (Throwable t) {
                 failure = t;
             }
