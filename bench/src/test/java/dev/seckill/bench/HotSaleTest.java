@@ -31,7 +31,7 @@ class HotSaleTest {
         HotSale.Run co = run(HotSale.COALESCING, 2_500, Map.of("202", 2_400L, "409", 100L));
         assertEquals(2.5, HotSale.ratio(List.of(one, co)), 1e-9);
         assertNull(HotSale.ratio(List.of(co)));
-        String md = HotSale.markdown(List.of(one, co));
+        String md = HotSale.section(List.of(one, co)).markdown();
         assertTrue(md.contains("**2.50 x**"), md);
         assertTrue(md.contains("| coalescing | default | 250 |"), md);
     }
