@@ -38,24 +38,19 @@ public final class HotSale {
     }
 
     /** {@code --mode one-call|coalescing --coalesce-max N|default --seconds S --connections N --out DIR}. */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         Logger.getLogger("").setLevel(Level.WARNING);
         Map<String, String> a = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i], args[i + 1]);
         }
-        try {
-            Run run = run(Stack.get(), a.getOrDefault("--mode", COALESCING), a.getOrDefault("--coalesce-max", "default"),
-                    Duration.ofSeconds(Long.parseLong(a.getOrDefault("--seconds", "10"))),
-                    Integer.parseInt(a.getOrDefault("--connections", "256")));
-            Path out = Files.createDirectories(Path.of(a.getOrDefault("--out", "report")).toAbsolutePath());
-            ReportSections.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
-            Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
-            System.exit(run.invariants().ok() ? 0 : 1);
-        } catch (Exception e) {
-            System.err.println("bench: the hot sale failed: " + e);
-            System.exit(1);
-        }
+        Run run = run(Stack.get(), a.getOrDefault("--mode", COALESCING), a.getOrDefault("--coalesce-max", "default"),
+                Duration.ofSeconds(Long.parseLong(a.getOrDefault("--seconds", "10"))),
+                Integer.parseInt(a.getOrDefault("--connections", "256")));
+        Path out = Files.createDirectories(Path.of(a.getOrDefault("--out", "report")).toAbsolutePath());
+        ReportSections.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
+        Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
+        System.exit(run.invariants().ok() ? 0 : 1);
     }
 
     static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
@@ -65,7 +60,7 @@ public final class HotSale {
         long sale = admin.createSale("bench-hot-sale-" + mode + "-" + System.currentTimeMillis(), STOCK);
         int port = stack.servicePort();
         List<Attempt> attempts = new ArrayList<>();
-        // The service was just restarted: a warm-up, by other buyers, so that the measurement does not run on cold code.
+        // The service was just restarted: a warm-up by other buyers, so that the measurement does not run on cold code.
         Ceilings.steady(port, connections, "hot sale warm-up", i -> purchase(users, sale, n - 1 - (i % n), port),
                 Duration.ofSeconds(3), attempts, false);
         Map<String, Double> before = admin.serviceMetrics();
@@ -129,7 +124,8 @@ public final class HotSale {
                     r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
         }
         Double ratio = ratio(runs);
-        return s.text(ratio == null ? "" : f("Coalescing / one call per buyer: **%.2f x** decisions per second.", ratio))
+        return s.text(ratio == null ? "" : f("Coalescing / one call per buyer: **%.2f x** decisions per second.",
+                ratio))
                 .data(ratio == null ? Map.of("runs", runs) : Map.of("runs", runs, "ratio", Report.round(ratio)));
     }
 }

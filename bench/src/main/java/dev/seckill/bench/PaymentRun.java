@@ -33,10 +33,10 @@ final class PaymentRun {
         /** The report's section ("payments" in report.json). */
         Section section() {
             Section s = new Section("payments", "Payments: winners pay or let the window lapse, returned units sold "
-                    + "again").text("Sale %d: %.0f %% of the winners pay within a %d s window, the others let it lapse; "
-                    + "then the returned units went on sale to %d new shoppers per unit.", saleId, 100 * payRatio,
-                    payWindowSeconds, SHOPPERS_PER_UNIT).table("wave", "shoppers", "units on sale", "202 answers",
-                    "payments");
+                    + "again").text("Sale %d: %.0f %% of the winners pay within a %d s window, the others let it "
+                    + "lapse; then the returned units went on sale to %d new shoppers per unit.", saleId,
+                    100 * payRatio, payWindowSeconds, SHOPPERS_PER_UNIT)
+                    .table("wave", "shoppers", "units on sale", "202 answers", "payments");
             waves.forEach(w -> s.row(w.wave(), f("%,d", w.shoppers()), f("%,d", w.unitsOnSale()),
                     f("%,d", w.accepted()), w.payments()));
             s.text("**%,d units came back from lapsed orders; %,d were sold again.** At the end: %,d paid, %,d "

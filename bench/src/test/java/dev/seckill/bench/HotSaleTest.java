@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HotSaleTest {
 
     private static HotSale.Run run(String mode, long requests, Map<String, Long> byStatus) {
-        Measured m = new Measured("hot sale, " + mode, "bench client", requests, 10, requests / 10.0, byStatus, byStatus,
-                new Measured.Latency(1, 2, 3, 4, 1.5), null);
+        Measured m = new Measured("hot sale, " + mode, "bench client", requests, 10, requests / 10.0, byStatus,
+                byStatus, new Measured.Latency(1, 2, 3, 4, 1.5), null);
         Invariants.Report ok = new Invariants.Report(1, 100_000, 0, 0, 0, 0L, 0, 0, 0, 0, 0, 0, 0, List.of());
         return new HotSale.Run(mode, mode.equals(HotSale.ONE_CALL) ? "1" : "default", 1, m, 1, 0, ok);
     }
