@@ -71,20 +71,15 @@ public final class Bench {
             profiling = o.profile() ? Profiling.start(stack, out) : null;
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
             FlashSale.Result sale;
-            Report.Payments payments = null;
+            PaymentRun.Result payments = null;
             List<Invariants.Report> raw = new ArrayList<>();
             if (o.payments()) {
                 try (Payers payers = new Payers(stack.edgeUrl(), users, o.payRatio(), o.payWindow())) {
                     sale = FlashSale.run(stack, admin, sampler, users, o, payers);
-                    PaymentRun.Result run = PaymentRun.run(stack, admin, o, sale, payers);
-                    long nextUser = o.firstUser() + o.users() + run.waves().stream().skip(1)
-                            .mapToLong(PaymentRun.Wave::shoppers).sum();
-                    ExpiryImpact.Result impact = o.expiryOrders() > 0
-                            ? ExpiryImpact.run(stack, admin, o.expiryOrders(), nextUser, o.connections()) : null;
-                    payments = new Report.Payments(run, impact);
+                    payments = PaymentRun.run(stack, admin, o, sale, payers);
                     say("checking the invariants in MySQL and Redis");
                     // Lapsed units are sold again, so the sale's rows are no longer min(stock, shoppers).
-                    raw.add(Invariants.check(db, redis, sale.saleId(), run.attempts()));
+                    raw.add(Invariants.check(db, redis, sale.saleId(), payments.attempts()));
                 }
             } else {
                 sale = FlashSale.run(stack, admin, sampler, users, o, null);
@@ -154,11 +149,14 @@ public final class Bench {
             List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
                     Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers,
-                    Report.timeline(t),
-                    floods, Report.ceilings(ceilings), ratios, memory, cpu,
+                    Report.timeline(t), Report.ceilings(ceilings), ratios, memory, cpu,
                     List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings,
-                    payments, profile);
+                    profile);
             report.write(out, t, samples, sampler.marks());
+            FloodLevels.addTo(out, floods, o);
+            if (payments != null) {
+                payments.section().addTo(out);
+            }
             if (protection != null) {
                 protection.section().addTo(out);
             }
@@ -171,8 +169,8 @@ public final class Bench {
                         r.latency().p99(), r.byKind(), r.cpu().machineMicrosPerUnit()));
             }
             summary(report, out);
-            return new Outcome(hold, raw, payments == null ? 0 : payments.sale().returned(),
-                    payments == null ? 0 : payments.sale().resold(), out.resolve("report.md"));
+            return new Outcome(hold, raw, payments == null ? 0 : payments.returned(),
+                    payments == null ? 0 : payments.resold(), out.resolve("report.md"));
         } finally {
             if (profiling != null) {
                 profiling.close();
@@ -297,26 +295,8 @@ public final class Bench {
                 n.sellOutAt() == null ? "-" : String.format(Locale.ROOT, "%.3f", n.sellOutAt()),
                 n.edgeShareAfterSellOut() == null ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * n.edgeShareAfterSellOut()),
                 n.drainSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", n.drainSeconds())));
-        for (FloodLevels.Level l : r.floods()) {
-            System.out.println(String.format(Locale.ROOT, "  sold-out flood at %,d connections: %,.0f req/s, p99 %.1f ms, "
-                            + "%d without an answer, %d failed connections, %d edge alerts, %d reached the service",
-                    l.connections(), l.rps(), l.latency().p99(), l.noAnswer(), l.failedConnections(), l.edgeAlerts(),
-                    l.reachedService()));
-        }
         for (Report.Goal g : r.goals()) {
             System.out.println((g.met() ? "  met      " : "  NOT MET  ") + g.name() + ": " + g.measured() + " (" + g.target() + ")");
-        }
-        if (r.payments() != null) {
-            PaymentRun.Result p = r.payments().sale();
-            System.out.println(String.format(Locale.ROOT, "payments: %,d units came back from lapsed orders, %,d sold "
-                    + "again; waves %s", p.returned(), p.resold(), p.waves()));
-            ExpiryImpact.Result e = r.payments().expiry();
-            if (e != null) {
-                System.out.println(String.format(Locale.ROOT, "mass expiry of %,d orders: probe p99 %.2f ms before, "
-                        + "%.2f ms during (%,.0f and %,.0f answers/s); longest pass %.1f ms", e.orders(),
-                        e.baseline().latency().p99(), e.duringExpiry().latency().p99(), e.baseline().rps(),
-                        e.duringExpiry().rps(), e.longestPassMs()));
-            }
         }
         for (Report.Check c : r.invariants()) {
             System.out.println((c.ok() ? "  holds    " : "  VIOLATED ") + c.sale() + " " + c.saleId() + ": oversold "

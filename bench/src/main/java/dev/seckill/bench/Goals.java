@@ -53,7 +53,7 @@ final class Goals {
         // Each edge holds 20,000 clients; the largest level of the sold-out flood is the test of it.
         floods.stream().filter(l -> l.connections() >= 20_000).reduce((a, b) -> b).ifPresent(l -> g.add(new Report.Goal(
                 f("sold-out flood at %,d connections: failed connections, requests without an answer, edge alerts",
-                        l.connections()), f("%d, %d, %d", l.failedConnections(), l.noAnswer(), l.edgeAlerts()),
+                        l.connections()), f("%d, %d, %d", l.wire().failed(), l.measured().count("0"), l.edgeAlerts()),
                 "0, 0, 0", l.clean())));
         if (sale.sellOutAt() != null) {
             double before = sale.latencyUntilSellOut().p99();

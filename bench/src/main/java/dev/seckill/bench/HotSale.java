@@ -1,9 +1,5 @@
 package dev.seckill.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.testkit.Stack;
 
 import java.io.IOException;
@@ -11,33 +7,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import static dev.seckill.bench.Section.f;
+
 /**
- * The hot sale (issue 17): one sale with large stock, {@code connections} connections of distinct buyers clicking
- * its purchase as fast as the service answers, straight to the service (the edge's admission would cap both runs
- * alike). bin/lib/bench.sh runs it twice in one bench, restarting the service in between: once with
- * {@code redis.coalesce-max} 1 (one purchase.lua call per buyer) and once with the service's default (coalescing).
- * Each run writes {@code hot-sale-<mode>.json} into the report directory; {@link Bench} puts both, their ratio and
- * their invariant checks into the report. Decisions per second count every answer (202, or a refusal once stock or a
- * buyer's bucket says so); script calls per decision come from the service's {@code seckill.purchase.batch.size}.
+ * The hot sale: distinct buyers click one sale's purchase over every connection straight to the service.
+ * bin/lib/bench.sh runs this main twice, restarting the service with {@code redis.coalesce-max} 1 (one purchase.lua
+ * call per buyer), then with its default (coalescing); each leaves hot-sale-MODE.json for {@link Bench} to read.
  */
 public final class HotSale {
 
     static final int STOCK = 100_000;
     static final String ONE_CALL = "one-call";
     static final String COALESCING = "coalescing";
-    private static final String FILE_PREFIX = "hot-sale-";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /**
-     * One run: the service's setting, the load measured, attempts decided per script call (0 when the service does
-     * not say), and the sale's invariant check.
-     */
+    /** One run; {@code attemptsPerCall}: attempts decided per script call (0 when the service does not say). */
     record Run(String mode, String coalesceMax, long saleId, Measured measured, double attemptsPerCall,
                int reconciled, Invariants.Report invariants) {
 
@@ -48,56 +37,41 @@ public final class HotSale {
         }
     }
 
-    private HotSale() {
-    }
-
     /** {@code --mode one-call|coalescing --coalesce-max N|default --seconds S --connections N --out DIR}. */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         Logger.getLogger("").setLevel(Level.WARNING);
-        Map<String, String> a = new java.util.HashMap<>();
+        Map<String, String> a = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i], args[i + 1]);
         }
-        try {
-            Run run = run(Stack.get(), a.getOrDefault("--mode", COALESCING), a.getOrDefault("--coalesce-max", "default"),
-                    Duration.ofSeconds(Long.parseLong(a.getOrDefault("--seconds", "10"))),
-                    Integer.parseInt(a.getOrDefault("--connections", "256")));
-            Path out = Path.of(a.getOrDefault("--out", "report")).toAbsolutePath();
-            Files.createDirectories(out);
-            JSON.writeValue(out.resolve(FILE_PREFIX + run.mode() + ".json").toFile(), run);
-            Bench.say(line(run));
-            System.exit(run.invariants().ok() ? 0 : 1);
-        } catch (Exception e) {
-            System.err.println("bench: the hot sale failed: " + e);
-            System.exit(1);
-        }
+        Run run = run(Stack.get(), a.getOrDefault("--mode", COALESCING), a.getOrDefault("--coalesce-max", "default"),
+                Duration.ofSeconds(Long.parseLong(a.getOrDefault("--seconds", "10"))),
+                Integer.parseInt(a.getOrDefault("--connections", "256")));
+        Path out = Files.createDirectories(Path.of(a.getOrDefault("--out", "report")).toAbsolutePath());
+        ReportSections.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
+        Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
+        System.exit(run.invariants().ok() ? 0 : 1);
     }
 
     static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
         Admin admin = new Admin(stack);
-        // Enough distinct buyers for far more decisions than one run makes on this machine.
-        int n = 200_000;
-        Bench.say("hot sale (" + mode + ", redis.coalesce-max " + coalesceMax + "): minting " + n + " user tokens");
+        int n = 200_000; // distinct buyers for far more decisions than one run makes on this machine
         Users users = new Users(stack.tokenSecret(), 1, n);
         long sale = admin.createSale("bench-hot-sale-" + mode + "-" + System.currentTimeMillis(), STOCK);
         int port = stack.servicePort();
         List<Attempt> attempts = new ArrayList<>();
-        // The service was just restarted: a warm-up, by other buyers, so that the measurement does not run on cold code.
+        // The service was just restarted: a warm-up by other buyers, so that the measurement does not run on cold code.
         Ceilings.steady(port, connections, "hot sale warm-up", i -> purchase(users, sale, n - 1 - (i % n), port),
                 Duration.ofSeconds(3), attempts, false);
         Map<String, Double> before = admin.serviceMetrics();
         Measured measured = Ceilings.steady(port, connections, "hot sale, " + mode,
                 i -> purchase(users, sale, i % n, port), d, attempts, false);
         Map<String, Double> after = admin.serviceMetrics();
-        double calls = delta(before, after, "seckill_purchase_batch_size_attempts_count");
-        double decided = delta(before, after, "seckill_purchase_batch_size_attempts_sum");
+        double calls = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_count");
+        double decided = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
         Settled settled = Settled.of(stack, admin, "hot sale", sale, attempts);
         return new Run(mode, coalesceMax, sale, measured, calls > 0 ? Report.round(decided / calls) : 0,
                 settled.reconciled(), settled.invariants());
-    }
-
-    private static double delta(Map<String, Double> before, Map<String, Double> after, String name) {
-        return after.getOrDefault(name, 0.0) - before.getOrDefault(name, 0.0);
     }
 
     private static LoadClient.Request purchase(Users users, long sale, int i, int port) {
@@ -108,9 +82,9 @@ public final class HotSale {
     static List<Run> read(Path out) throws IOException {
         List<Run> runs = new ArrayList<>();
         for (String mode : List.of(ONE_CALL, COALESCING)) {
-            Path f = out.resolve(FILE_PREFIX + mode + ".json");
+            Path f = out.resolve("hot-sale-" + mode + ".json");
             if (Files.exists(f)) {
-                runs.add(JSON.readValue(f.toFile(), Run.class));
+                runs.add(ReportSections.JSON.readValue(f.toFile(), Run.class));
             }
         }
         return runs;
@@ -128,49 +102,30 @@ public final class HotSale {
         return runs.stream().filter(r -> r.mode().equals(mode)).findFirst().orElse(null);
     }
 
-    static String line(Run r) {
-        return String.format(Locale.ROOT, "hot sale, %s (redis.coalesce-max %s): %,.0f decisions/s, p99 %.1f ms, "
-                        + "%.2f attempts per script call; %s", r.mode(), r.coalesceMax(), r.decisionsPerSecond(),
-                r.measured().latency().p99(), r.attemptsPerCall(), r.invariants().summary());
-    }
-
-    /** Adds the runs to report.json ({@code hotSale}) and their section to report.md; nothing when none ran. */
+    /** The report's section ("hotSale" in report.json: the runs and their ratio); none when none ran. */
     static void addTo(Path out, List<Run> runs) throws IOException {
-        if (runs.isEmpty()) {
-            return;
+        if (!runs.isEmpty()) {
+            section(runs).addTo(out);
         }
-        ObjectNode hot = JSON.createObjectNode();
-        hot.set("runs", JSON.valueToTree(runs));
-        Double ratio = ratio(runs);
-        if (ratio != null) {
-            hot.put("ratio", Report.round(ratio));
-        }
-        ReportSections.add(out, "hotSale", hot, markdown(runs));
     }
 
-    /** The report's section. */
-    static String markdown(List<Run> runs) {
-        StringBuilder s = new StringBuilder("## Hot sale: coalescing against one script call per buyer (issue 17)\n\n");
-        s.append("One sale of ").append(String.format(Locale.ROOT, "%,d", STOCK)).append(" units; distinct buyers ")
-                .append("click its purchase over the connections of the run straight to the service (the edge's ")
-                .append("admission would cap both runs alike), after a 3 s warm-up. Decisions: answers other than 503. The service is restarted between ")
-                .append("the runs: `redis.coalesce-max` 1 (one `purchase.lua` call per buyer), then its default ")
-                .append("(the buyers of the sale who wait while a call is in flight go in the next call).\n\n");
-        s.append("| run | redis.coalesce-max | decisions/s | p50 | p99 | answers | attempts per script call | "
-                + "reconcile actions after 503s | invariants |\n");
-        s.append("|---|---|---|---|---|---|---|---|---|\n");
+    static Section section(List<Run> runs) {
+        Section s = new Section("hotSale", "Hot sale: coalescing against one script call per buyer").text("One sale of "
+                + "%,d units, distinct buyers straight to the service after a 3 s warm-up; decisions: answers other "
+                + "than 503. `redis.coalesce-max` 1 (one `purchase.lua` call per buyer), then the service restarted "
+                + "with its default (buyers waiting while a call is in flight go in the next).", STOCK)
+                .table("run", "redis.coalesce-max", "decisions/s", "p50", "p99", "answers", "attempts per script call",
+                        "reconcile actions after 503s", "invariants");
         for (Run r : runs) {
-            Measured m = r.measured();
-            s.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.1f ms | %.1f ms | %s | %s | %d | %s |\n",
-                    r.mode(), r.coalesceMax(), r.decisionsPerSecond(), m.latency().p50(), m.latency().p99(), m.byKind(),
-                    r.attemptsPerCall() > 0 ? String.format(Locale.ROOT, "%.2f", r.attemptsPerCall()) : "n/a",
-                    r.reconciled(), r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations()));
+            Measured.Latency l = r.measured().latency();
+            s.row(r.mode(), r.coalesceMax(), f("%,.0f", r.decisionsPerSecond()), f("%.1f ms", l.p50()),
+                    f("%.1f ms", l.p99()), r.measured().byKind(), Section.n("%.2f", r.attemptsPerCall() > 0
+                            ? r.attemptsPerCall() : null), r.reconciled(),
+                    r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
         }
         Double ratio = ratio(runs);
-        if (ratio != null) {
-            s.append(String.format(Locale.ROOT, "\nCoalescing / one call per buyer: **%.2f x** decisions per second.\n",
-                    ratio));
-        }
-        return s.toString();
+        return s.text(ratio == null ? "" : f("Coalescing / one call per buyer: **%.2f x** decisions per second.",
+                ratio))
+                .data(ratio == null ? Map.of("runs", runs) : Map.of("runs", runs, "ratio", Report.round(ratio)));
     }
 }

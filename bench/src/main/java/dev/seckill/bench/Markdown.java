@@ -34,8 +34,6 @@ final class Markdown {
         goals();
         checks();
         flashSale();
-        floods();
-        payments();
         ceilings();
         memory();
         cpu();
@@ -68,48 +66,6 @@ final class Markdown {
                     c.redisRemaining() == null ? "none" : f("%,d", c.redisRemaining()), c.redisBuyers(),
                     c.oversold(), c.duplicates(), c.lost(), c.ok() ? "yes" : "**no**: " + String.join("; ", c.violations())));
         }
-    }
-
-    /** The payment behaviour (issue 14), when the run had one. */
-    private void payments() {
-        Report.Payments p = r.payments();
-        if (p == null) {
-            return;
-        }
-        PaymentRun.Result s = p.sale();
-        line("");
-        line("## Payments: winners pay or let the window lapse, returned units sold again");
-        line("");
-        line(f("Sale %d: %.0f %% of the winners pay within a %d s window; the others let it lapse. Once every order "
-                + "was PAID or EXPIRED, the returned units went on sale to %d new shoppers per unit.", s.saleId(),
-                100 * s.payRatio(), s.payWindowSeconds(), PaymentRun.SHOPPERS_PER_UNIT));
-        line("");
-        line("| wave | shoppers | units on sale | 202 answers | payments |");
-        line("|---|---|---|---|---|");
-        for (PaymentRun.Wave w : s.waves()) {
-            line(f("| %d | %,d | %,d | %,d | %s |", w.wave(), w.shoppers(), w.unitsOnSale(), w.accepted(),
-                    w.payments()));
-        }
-        line("");
-        line(f("**%,d units came back from lapsed orders; %,d were sold again.** At the end: %,d paid, %,d expired, "
-                + "%s left in Redis.", s.returned(), s.resold(), s.settled().dbPaid(), s.settled().dbExpired(),
-                s.settled().redisRemaining()));
-        ExpiryImpact.Result e = p.expiry();
-        if (e == null) {
-            return;
-        }
-        line("");
-        line(f("### A running sale while %,d unpaid orders expire at once", e.orders()));
-        line("");
-        line("| probe (new buyers of another sale, 32 connections) | answers/s | p50 | p99 | max |");
-        line("|---|---|---|---|---|");
-        for (Measured m : List.of(e.baseline(), e.duringExpiry())) {
-            line(f("| %s | %,.0f | %.2f ms | %.2f ms | %.2f ms |", m.name(), m.rps(), m.latency().p50(),
-                    m.latency().p99(), m.latency().max()));
-        }
-        line("");
-        line(f("%,d orders expired during the second probe; the longest expiry pass took %.1f ms.", e.expired(),
-                e.longestPassMs()));
     }
 
     private void flashSale() {
@@ -157,30 +113,6 @@ final class Markdown {
         line("![answers per second by outcome](" + Report.THROUGHPUT_SVG + ")");
         line("");
         line("![latency percentiles over time](" + Report.LATENCY_SVG + ")");
-    }
-
-    private void floods() {
-        if (r.floods().isEmpty()) {
-            return;
-        }
-        line("");
-        line("## The sold-out flood by connections");
-        line("");
-        line(f("Purchases of the sold-out flash sale for %s s per level, one user and address per connection, from client "
-                + "processes of at most %,d connections each, measured from the moment every connection is open. Closed "
-                + "loop: at saturation the latency is about connections / throughput, whatever the edge does. "
-                + "\"reached the service\": its purchase answers meanwhile (the flag's re-checks, one per interval).",
-                r.scenario().get("floodSecondsPerLevel"), FloodLevels.PER_PROCESS));
-        line("");
-        line("| connections | processes | answers | req/s | p50 ms | p99 ms | max ms | answers by kind | no answer | failed connections | edge alerts | answered by the flag | reached the service | re-checks |");
-        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (FloodLevels.Level l : r.floods()) {
-            Measured.Latency m = l.latency();
-            line(f("| %,d | %d | %,d | **%,.0f** | %.1f | **%.1f** | %.1f | %s | %,d | %,d | %s | %,d | %,d | %,d |",
-                    l.connections(), l.processes(), l.answers(), l.rps(), m.p50(), m.p99(), m.max(), l.byKind(),
-                    l.noAnswer(), l.failedConnections(), l.edgeAlerts() == 0 ? "0" : l.edgeAlerts() + ": "
-                            + l.firstAlert().replace("|", "/"), l.shortCircuits(), l.reachedService(), l.rechecks()));
-        }
     }
 
     private void ceilings() {

@@ -1,18 +1,7 @@
 package dev.seckill.bench;
 
-/**
- * A {@link Crowd} whose winners go on to pay (or not): every 202 is handed to the {@link Payers} the moment it is
- * answered, on the load client's thread, so the payment window starts with no delay of the bench's making.
- */
-final class PayingCrowd implements LoadClient.Script {
-
-    private final Crowd crowd;
-    private final Payers payers;
-
-    PayingCrowd(Crowd crowd, Payers payers) {
-        this.crowd = crowd;
-        this.payers = payers;
-    }
+/** A {@link Crowd} whose every 202 goes to its {@link Payers} as it is answered, so the window starts at once. */
+record PayingCrowd(Crowd crowd, Payers payers) implements LoadClient.Script {
 
     @Override
     public LoadClient.Request next() {
@@ -23,8 +12,7 @@ final class PayingCrowd implements LoadClient.Script {
     public void answered(LoadClient.Request request, long start, long end, Answer answer) {
         crowd.answered(request, start, end, answer);
         if (answer.status() == 202) {
-            Attempt a = crowd.attempts().getLast();
-            payers.won(a.userId(), a.orderId());
+            payers.won(crowd.attempts().getLast());
         }
     }
 }

@@ -17,17 +17,9 @@ import java.util.Map;
  * invariant checks. Written as report.json, report.md and SVG charts into the out directory.
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
-              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<FloodLevels.Level> floods,
-              Map<String, Object> ceilings,
+              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
               List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
-              @JsonIgnore Ceilings.Result ceilingResult, Payments payments, ServiceProfile profile) {
-
-    /**
-     * The payment behaviour of issue 14, when the run had one: the waves of the flash sale (units returned by lapsed
-     * orders and sold again), and the running sale measured while many orders expire at once (null when not run).
-     */
-    record Payments(PaymentRun.Result sale, ExpiryImpact.Result expiry) {
-    }
+              @JsonIgnore Ceilings.Result ceilingResult, ServiceProfile profile) {
 
     /** One target: measured against wanted, with the comparison spelled out. */
     record Goal(String name, String measured, String target, boolean met) {

@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HotSaleTest {
 
     private static HotSale.Run run(String mode, long requests, Map<String, Long> byStatus) {
-        Measured m = new Measured("hot sale, " + mode, "bench client", requests, 10, requests / 10.0, byStatus, byStatus,
-                new Measured.Latency(1, 2, 3, 4, 1.5), null);
+        Measured m = new Measured("hot sale, " + mode, "bench client", requests, 10, requests / 10.0, byStatus,
+                byStatus, new Measured.Latency(1, 2, 3, 4, 1.5), null);
         Invariants.Report ok = new Invariants.Report(1, 100_000, 0, 0, 0, 0L, 0, 0, 0, 0, 0, 0, 0, List.of());
         return new HotSale.Run(mode, mode.equals(HotSale.ONE_CALL) ? "1" : "default", 1, m, 1, 0, ok);
     }
@@ -31,7 +31,7 @@ class HotSaleTest {
         HotSale.Run co = run(HotSale.COALESCING, 2_500, Map.of("202", 2_400L, "409", 100L));
         assertEquals(2.5, HotSale.ratio(List.of(one, co)), 1e-9);
         assertNull(HotSale.ratio(List.of(co)));
-        String md = HotSale.markdown(List.of(one, co));
+        String md = HotSale.section(List.of(one, co)).markdown();
         assertTrue(md.contains("**2.50 x**"), md);
         assertTrue(md.contains("| coalescing | default | 250 |"), md);
     }
