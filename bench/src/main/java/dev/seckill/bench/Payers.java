@@ -1,5 +1,7 @@
 package dev.seckill.bench;
 
+import dev.seckill.testkit.Bodies;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
