@@ -17,8 +17,8 @@ import java.util.Set;
  * share {@code payRatio} of them pays and the rest lets the window lapse, and {@code expiryOrders} > 0 measures a
  * running sale while that many unpaid orders of another sale expire at once. {@code protection} (issue 15) adds what
  * protected sales cost and how they spread the first seconds of a sale ({@link ProtectionBench}). {@code profile}
- * (issue 17) records the service's JVM with JFR from the ceilings to the end of the flood and adds where its time
- * went ({@link ServiceProfile}).
+ * (issue 17) profiles the service's JVM with async-profiler from the ceilings to the end of the flood and adds where
+ * its time went ({@link ServiceProfiler}).
  */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
@@ -30,7 +30,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                      --out DIR (report) --ceiling-seconds S (5) --rounds N (3) --no-ceilings --first-user ID (1)
                      --flood-levels N,N... (1000,5000,20000; none) --flood-seconds S (10)
                      --pay-ratio R (off; 0..1) --pay-window S (900) --expiry-orders N (off) --protection
-                     --profile (JFR of the service: where its time goes) --no-large-sale""";
+                     --profile (async-profiler in the service) --no-large-sale""";
 
     private static final Set<String> NAMES = Set.of("--stock", "--users", "--attempts", "--connections", "--duration",
             "--out", "--ceiling-seconds", "--rounds", "--first-user", "--flood-levels", "--flood-seconds",

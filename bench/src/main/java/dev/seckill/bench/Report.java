@@ -20,7 +20,7 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<FloodLevels.Level> floods,
               Map<String, Object> ceilings,
               List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
-              @JsonIgnore Ceilings.Result ceilingResult, Payments payments, ServiceProfile profile) {
+              @JsonIgnore Ceilings.Result ceilingResult, Payments payments) {
 
     /**
      * The payment behaviour of issue 14, when the run had one: the waves of the flash sale (units returned by lapsed
