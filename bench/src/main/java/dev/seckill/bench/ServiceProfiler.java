@@ -57,7 +57,8 @@ final class ServiceProfiler implements AutoCloseable {
                 Files.copy(Objects.requireNonNull(in, "no " + arch + " agent in async-profiler's jar"), p.so);
             }
             p.command("list,file=" + dir.resolve("profiler-events.txt"));
-            p.engine = engine(Files.readString(dir.resolve("profiler-events.txt")));
+            String events = Files.readString(dir.resolve("profiler-events.txt")); // the CPU engine async-profiler picks
+            p.engine = events.contains("Perf events:") ? "perf_events" : events.contains("ctimer") ? "ctimer" : "wall";
             p.command("start," + OPTIONS + ",jfr,file=" + out.resolve(JFR));
             p.running = true;
             Bench.say("profiling the service (pid " + pid + ") with async-profiler, CPU engine " + p.engine);
@@ -66,11 +67,6 @@ final class ServiceProfiler implements AutoCloseable {
             Bench.say("--profile: " + e.getMessage());
         }
         return p;
-    }
-
-    /** The CPU engine async-profiler picks: perf_events when it lists them, else its CPU timer, else wall clock. */
-    static String engine(String eventList) {
-        return eventList.contains("Perf events:") ? "perf_events" : eventList.contains("ctimer") ? "ctimer" : "wall";
     }
 
     /** Stops the recording and writes the flame graphs; the report's section, or why there is none. */
@@ -98,9 +94,10 @@ final class ServiceProfiler implements AutoCloseable {
                 + "platform threads, idle or not; a virtual thread parked on Redis or Kafka is unmounted, not in it. A "
                 + "profiled run is slower: compare speeds of unprofiled runs.", pid, engine, seconds, OPTIONS, JFR);
         for (Graph g : graphs) {
-            s.text("**%s**: %,.1f %s; top frames by self %s (for allocation the leaf is the class allocated)",
+            String number = g.unit().equals("MB") ? "%,.1f" : "%,.0f";
+            s.text("**%s**: " + number + " %s; top frames by self %s (for allocation the leaf is the class allocated)",
                     g.kind(), g.total(), g.unit(), g.unit()).table("frame", g.unit(), "share");
-            g.top().forEach(f -> s.row(f.name(), Section.f("%,.1f", f.value()), Section.f("%.1f %%", f.share() * 100)));
+            g.top().forEach(f -> s.row(f.name(), Section.f(number, f.value()), Section.f("%.1f %%", f.share() * 100)));
         }
         return s;
     }
