@@ -165,10 +165,9 @@ bench_java() {
   bench_main dev.seckill.bench.Bench --out "$out" "$@"
 }
 
-# bench_main CLASS ARG...: one main of the bench jar. The export lets --profile run diagnostic commands in the
-# service over the attach API (ServiceRecording).
+# bench_main CLASS ARG...: one main of the bench jar.
 bench_main() {
-  "$JAVA" "${JAVA_FLAGS[@]}" --add-exports jdk.attach/sun.tools.attach=ALL-UNNAMED -Xms64m -Xmx768m \
+  "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m \
     -XX:+UseSerialGC -cp "$(bench_jar)" "$@"
 }
 

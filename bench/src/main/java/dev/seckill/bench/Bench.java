@@ -6,8 +6,6 @@ import dev.seckill.testkit.Stack;
 import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -62,13 +60,14 @@ public final class Bench {
         Machine machine = Machine.now();
         Admin admin = new Admin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
-        Profiling profiling = null;
+        ServiceProfiler profiler = null;
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250));
              Connection db = stack.db()) {
             say("minting " + o.users() + " user tokens");
             Users users = new Users(stack.tokenSecret(), o.firstUser(), o.users());
             Path out = o.out().toAbsolutePath();
-            profiling = o.profile() ? Profiling.start(stack, out) : null;
+            long servicePid = stack.pid("service") > 0 ? stack.pid("service") : stack.pid("service-1");
+            profiler = o.profile() ? ServiceProfiler.start(servicePid, stack.runDir(), out) : null;
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
             FlashSale.Result sale;
             PaymentRun.Result payments = null;
@@ -96,7 +95,7 @@ public final class Bench {
             }
             // The sold-out flood at each connection level, once the sale's invariants were read.
             List<FloodLevels.Level> floods = flood(stack, admin, sampler, o, sale);
-            ServiceProfile profile = profiling == null ? null : profiling.stop(out);
+            Section profile = profiler == null ? null : profiler.stop();
             List<Report.Check> checks = new ArrayList<>();
             checks.add(Report.Check.of("flash sale", raw.get(0)));
             if (ceilings != null) {
@@ -150,12 +149,14 @@ public final class Bench {
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
                     Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers,
                     Report.timeline(t), Report.ceilings(ceilings), ratios, memory, cpu,
-                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings,
-                    profile);
+                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings);
             report.write(out, t, samples, sampler.marks());
             FloodLevels.addTo(out, floods, o);
             if (payments != null) {
                 payments.section().addTo(out);
+            }
+            if (profile != null) {
+                profile.addTo(out);
             }
             if (protection != null) {
                 protection.section().addTo(out);
@@ -172,66 +173,10 @@ public final class Bench {
             return new Outcome(hold, raw, payments == null ? 0 : payments.returned(),
                     payments == null ? 0 : payments.resold(), out.resolve("report.md"));
         } finally {
-            if (profiling != null) {
-                profiling.close();
+            if (profiler != null) {
+                profiler.close();
             }
             redis.shutdown();
-        }
-    }
-
-    /**
-     * The service's JFR recording and its wall-clock thread dumps (2 a second: each costs the service
-     * CPU and allocation, which its profile shows apart) from the ceilings to the end of the
-     * flood (--profile), or why there are none.
-     */
-    private record Profiling(ServiceRecording recording, WallClock wall, String failure) implements AutoCloseable {
-
-        private static final Duration DUMP_EVERY = Duration.ofMillis(500);
-
-        static Profiling start(Stack stack, Path out) {
-            long pid = stack.pid("service") > 0 ? stack.pid("service") : stack.pid("service-1");
-            try {
-                say("recording the service (pid " + pid + ") with JFR, and its threads every "
-                        + DUMP_EVERY.toMillis() + " ms");
-                ServiceRecording r = ServiceRecording.start(pid);
-                Files.createDirectories(out);
-                return new Profiling(r, new WallClock(r, out.resolve("threads.json"), DUMP_EVERY), null);
-            } catch (IOException e) {
-                say("--profile: " + e.getMessage());
-                return new Profiling(null, null, e.getMessage());
-            }
-        }
-
-        ServiceProfile stop(Path out) {
-            if (recording == null) {
-                return ServiceProfile.failed(failure);
-            }
-            wall.close();
-            try {
-                Path jfr = out.resolve(ServiceProfile.JFR_FILE);
-                double seconds = recording.stop(jfr);
-                Files.deleteIfExists(out.resolve("threads.json"));
-                say("reading the service's recording (" + Files.size(jfr) / 1024 + " kB), " + wall.dumps()
-                        + " thread dumps" + (wall.failure() == null ? "" : "; a dump failed: " + wall.failure()));
-                return ServiceProfile.read(jfr, seconds, wall, out);
-            } catch (IOException e) {
-                say("--profile: " + e.getMessage());
-                return ServiceProfile.failed(e.getMessage());
-            }
-        }
-
-        /** Stops what is still running (after a failure: the service must not record on) and detaches. */
-        @Override
-        public void close() {
-            if (recording == null) {
-                return;
-            }
-            wall.close();
-            try {
-                recording.close();
-            } catch (IOException e) {
-                say("--profile: could not stop the service's recording: " + e.getMessage());
-            }
         }
     }
 
@@ -278,7 +223,7 @@ public final class Bench {
             m.put("protection", true);
         }
         if (o.profile()) {
-            m.put("profile", "JFR");
+            m.put("profile", "async-profiler");
         }
         if (o.ceilings()) {
             m.put("ceilingRounds", o.rounds());

@@ -37,9 +37,6 @@ final class Markdown {
         ceilings();
         memory();
         cpu();
-        if (r.profile() != null) {
-            s.append(ProfileMarkdown.render(r.profile()));
-        }
         return s.toString();
     }
 

@@ -19,7 +19,7 @@ import java.util.Map;
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
               List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
-              @JsonIgnore Ceilings.Result ceilingResult, ServiceProfile profile) {
+              @JsonIgnore Ceilings.Result ceilingResult) {
 
     /** One target: measured against wanted, with the comparison spelled out. */
     record Goal(String name, String measured, String target, boolean met) {

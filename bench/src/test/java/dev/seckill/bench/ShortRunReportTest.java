@@ -64,7 +64,7 @@ class ShortRunReportTest {
         marks.put("flash sale", T0 - MS);
         Report report = new Report(Machine.now(), Map.of("stock", 50), true, List.of(), List.of(), n,
                 Report.timeline(t), null, List.of(), Report.memory(samples, T0, END),
-                List.of(Report.cpu("flash sale", samples, T0, END)), List.of(), null, null);
+                List.of(Report.cpu("flash sale", samples, T0, END)), List.of(), null);
 
         report.write(out, t, samples, marks);
 
