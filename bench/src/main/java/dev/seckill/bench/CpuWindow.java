@@ -11,10 +11,7 @@ import static dev.seckill.bench.Section.f;
 /** The CPU used over one stretch of the run, between a sample taken as it opens and one as it closes. */
 record CpuWindow(Sampler sampler, long from) {
 
-    /**
-     * A window's cores (2 = two busy cores): each component, the bench (its client, wrk, redis-benchmark,
-     * WriterBenchmark), every other process ("others") and "idle", adding up to the machine's cores.
-     */
+    /** A window's cores: each component, the bench (its client, wrk, ...), "others" and "idle", adding up. */
     record Cpu(String window, double seconds, Map<String, Double> cores) {
     }
 
@@ -40,10 +37,7 @@ record CpuWindow(Sampler sampler, long from) {
         return new PerUnit(name, units, cpu.seconds(), cpu.cores(), per, round(machine));
     }
 
-    /**
-     * The cores used from the last sample at or before {@code from} to the first at or after {@code to} (the nearest
-     * inside when the samples do not reach that far), so a window covers its whole phase; {@code seconds} as measured.
-     */
+    /** From the last sample at or before {@code from} to the first at or after {@code to}, or the nearest inside. */
     static Cpu cpu(String window, List<Sampler.Sample> samples, long from, long to) {
         if (samples.isEmpty()) {
             return new Cpu(window, 0, Map.of());
@@ -54,10 +48,7 @@ record CpuWindow(Sampler sampler, long from) {
                 : new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
     }
 
-    /**
-     * Cores used by each part between two samples: its ticks over the machine's (busy and idle, every CPU) in that
-     * time, so that the parts, "others" and "idle" add up to the machine's cores; the wall clock if /proc/stat failed.
-     */
+    /** Each part's ticks over the machine's own (busy and idle, all CPUs) times its cores; else over the clock. */
     static Map<String, Double> cores(Sampler.Sample a, Sampler.Sample b) {
         long all = ticks(a, b, Sampler.MACHINE_ALL);
         double perCore = all > 0 ? (double) all / Sampler.MACHINE_CORES : (b.nanos() - a.nanos()) / 1e9 * 100;
@@ -81,9 +72,6 @@ record CpuWindow(Sampler sampler, long from) {
         Section s = new Section("cpu", "Where the CPU went (cores, from /proc; the machine is shared, \"others\" is "
                 + "everything outside this bench)").data(cpu);
         List<String> keys = cpu.isEmpty() ? List.of() : List.copyOf(cpu.getFirst().cores().keySet());
-        if (keys.isEmpty()) {
-            return s.text("(not sampled)");
-        }
         s.table(Stream.concat(Stream.of("window", "seconds"), keys.stream()).toArray(String[]::new));
         cpu.forEach(c -> s.row(Stream.concat(Stream.of(c.window(), f("%.1f", c.seconds())),
                 keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))).toArray()));

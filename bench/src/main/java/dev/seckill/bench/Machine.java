@@ -7,28 +7,26 @@ import java.time.Instant;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The machine a bench ran on, for the report: what it is and how busy it was. */
+/** The machine a bench ran on, for the report: what it is, and its load averages (1, 5, 15 min) before and after. */
 record Machine(String date, String os, String kernel, String cpu, int cores, long memoryMb, String java,
                String loadAverageBefore, String loadAverageAfter) {
+
+    private static final String LOAD = "^(\\S+ \\S+ \\S+)";
 
     static Machine now() {
         return new Machine(Instant.now().toString(), field("/etc/os-release", "^PRETTY_NAME=\"?([^\"\n]*)", "?"),
                 field("/proc/sys/kernel/osrelease", "(.+)", "?"), field("/proc/cpuinfo", "^model name\\s*:(.*)", "?"),
                 Runtime.getRuntime().availableProcessors(),
                 Long.parseLong(field("/proc/meminfo", "^MemTotal:\\s*(\\d+)", "0")) / 1024,
-                System.getProperty("java.vm.name") + " " + Runtime.version(), loadAverage(), null);
+                System.getProperty("java.vm.name") + " " + Runtime.version(), field("/proc/loadavg", LOAD, "?"), null);
     }
 
     Machine finished() {
-        return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore, loadAverage());
+        return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore,
+                field("/proc/loadavg", LOAD, "?"));
     }
 
-    /** The 1-, 5- and 15-minute load averages. */
-    static String loadAverage() {
-        return field("/proc/loadavg", "^(\\S+ \\S+ \\S+)", "?");
-    }
-
-    /** A file's text, or "" when it cannot be read (a process that has just exited). */
+    /** A file's text, or "" when it cannot be read (as when its process has just exited). */
     static String read(String path) {
         try {
             return Files.readString(Path.of(path));

@@ -17,10 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-/**
- * Samples /proc while a bench runs: the RSS and CPU ticks (1/100 s) of each component, the bench and the machine; and
- * a watched sale's stats, on a thread of their own, so that a busy service leaves no hole in the CPU samples.
- */
+/** Samples /proc (RSS, CPU ticks of each component, the bench, the machine) and, on its own thread, a sale's stats. */
 final class Sampler implements AutoCloseable {
 
     static final List<String> COMPONENTS = List.of("service", "edge", "writer", "redis", "kafka", "db");

@@ -91,6 +91,16 @@ class ShortRunReportTest {
         assertTrue(md.contains("![CPU over the bench](cpu.png)"), md);
     }
 
+    @Test
+    void chartsOfARunWithoutSamplesOrAnswersStillRender(@TempDir Path out) throws Exception {
+        List<Path> pngs = new Charts(new Timeline(List.of()), List.of(), Map.of(), numbers()).write(out);
+
+        assertEquals(4, pngs.size());
+        for (Path png : pngs) {
+            assertNotNull(ImageIO.read(png.toFile()), png.toString());
+        }
+    }
+
     /** Each named marker is a vertical line within the x range of the chart's data. */
     private static void assertMarkers(XYChart chart, String... names) {
         DoubleSummaryStatistics x = chart.getSeriesMap().values().stream().filter(s -> s.getXData().length > 2)
