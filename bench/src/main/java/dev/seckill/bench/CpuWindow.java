@@ -48,7 +48,7 @@ record CpuWindow(Sampler sampler, long from) {
                 : new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
     }
 
-    /** Each part's ticks over the machine's own (busy and idle, all CPUs) times its cores; else over the clock. */
+    /** Each part's cores between two samples: its share of all the machine's ticks (busy and idle) times its cores. */
     static Map<String, Double> cores(Sampler.Sample a, Sampler.Sample b) {
         long all = ticks(a, b, Sampler.MACHINE_ALL);
         double perCore = all > 0 ? (double) all / Sampler.MACHINE_CORES : (b.nanos() - a.nanos()) / 1e9 * 100;
