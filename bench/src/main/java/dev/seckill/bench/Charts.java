@@ -66,7 +66,8 @@ record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks,
 
     /** Cores over the bench, stacked; a point spans at least 0.2 s (ticks are 1/100 s), and there are at most 150. */
     XYChart cpu() {
-        XYChart c = chart("Where the CPU went (cores; the machine has " + Sampler.MACHINE_CORES + ")", BENCH_X, "cores");
+        XYChart c = chart("Where the CPU went (cores; the machine has " + Sampler.MACHINE_CORES + ")", BENCH_X,
+                "cores");
         c.getStyler().setYAxisMin(0.0);
         long span = samples.isEmpty() ? 0 : samples.getLast().nanos() - samples.getFirst().nanos();
         long step = Math.max(200_000_000L, span / 150);

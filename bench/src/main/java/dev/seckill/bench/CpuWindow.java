@@ -42,7 +42,8 @@ record CpuWindow(Sampler sampler, long from) {
         if (samples.isEmpty()) {
             return new Cpu(window, 0, Map.of());
         }
-        Sampler.Sample a = samples.stream().filter(s -> s.nanos() <= from).reduce((x, y) -> y).orElse(samples.getFirst());
+        Sampler.Sample a = samples.stream().filter(s -> s.nanos() <= from).reduce((x, y) -> y)
+                .orElse(samples.getFirst());
         Sampler.Sample b = samples.stream().filter(s -> s.nanos() >= to).findFirst().orElse(samples.getLast());
         return b.nanos() <= a.nanos() ? new Cpu(window, 0, Map.of())
                 : new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
