@@ -20,7 +20,7 @@ import java.util.logging.Logger;
 /**
  * {@code bin/seckill bench}: the ceilings of the machine ({@link Ceilings}), then the flash sale ({@link FlashSale}),
  * then the sold-out flood at several connection counts ({@link FloodLevels}), then the invariant check of every sale the run created, read from MySQL and Redis directly ({@link Invariants}),
- * then the report (JSON, Markdown, SVG). Exits 1 when an invariant does not hold (speed targets only report).
+ * then the report (JSON, Markdown, PNG charts). Exits 1 when an invariant does not hold (speed targets only report).
  * Tests call {@link #run(Stack, BenchOptions)}.
  */
 public final class Bench {
@@ -139,17 +139,17 @@ public final class Bench {
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
             FlashSaleNumbers numbers = FlashSaleNumbers.of(sale, t, o.stock());
-            List<Report.Memory> memory = Report.memory(samples, sale.t0(), sale.end());
-            List<Report.Cpu> cpu = new ArrayList<>();
-            cpu.add(Report.cpu("flash sale", samples, sale.t0(), sale.end()));
+            List<Memory> memory = Memory.of(samples, sale.t0(), sale.end());
+            List<CpuWindow.Cpu> cpu = new ArrayList<>();
+            cpu.add(CpuWindow.cpu("flash sale", samples, sale.t0(), sale.end()));
             if (!samples.isEmpty()) {
-                cpu.add(Report.cpu("whole bench", samples, samples.get(0).nanos(), samples.get(samples.size() - 1).nanos()));
+                cpu.add(CpuWindow.cpu("whole bench", samples, samples.get(0).nanos(), samples.get(samples.size() - 1).nanos()));
             }
             List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
                     Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers,
                     Report.timeline(t), Report.ceilings(ceilings), ratios, memory, cpu,
-                    List.of(Report.THROUGHPUT_SVG, Report.LATENCY_SVG, Report.MEMORY_SVG, Report.CPU_SVG), ceilings);
+                    List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG), ceilings);
             report.write(out, t, samples, sampler.marks());
             FloodLevels.addTo(out, floods, o);
             if (payments != null) {
@@ -248,7 +248,7 @@ public final class Bench {
                     + c.oversold() + ", duplicates " + c.duplicates() + ", lost " + c.lost()
                     + (c.ok() ? "" : ", " + c.violations()));
         }
-        System.out.println("report: " + out.resolve("report.md") + " (and report.json, *.svg)");
+        System.out.println("report: " + out.resolve("report.md") + " (and report.json, *.png)");
     }
 
     static void say(String message) {

@@ -1,142 +1,127 @@
 package dev.seckill.bench;
 
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
+import org.knowm.xchart.style.Styler.LegendPosition;
+import org.knowm.xchart.style.lines.SeriesLines;
+
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
-/** The report's charts, as SVG text: throughput by outcome, latency percentiles, memory. */
-final class Charts {
+/** The report's four charts (XChart, PNG); a marker is a dashed line, named in the legend with its time. */
+record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks, FlashSaleNumbers numbers) {
 
-    private static final int SHOWN_OUTCOMES = 6;
-    private static final long MIN_CPU_STEP_NANOS = 200_000_000L;
-    private static final int CPU_POINTS = 150;
+    private static final String SALE_X = "seconds since the first click";
+    private static final String BENCH_X = "seconds since the bench started";
 
-    private final Timeline t;
-    private final List<Sampler.Sample> samples;
-    private final Map<String, Long> marks;
-    private final FlashSaleNumbers numbers;
-    private final double[] xs;
-
-    Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks, FlashSaleNumbers numbers) {
-        this.t = t;
-        this.samples = samples;
-        this.marks = marks;
-        this.numbers = numbers;
-        this.xs = t.buckets.stream().mapToDouble(Timeline.Bucket::at).toArray();
+    List<Path> write(Path out) throws IOException {
+        Map<String, XYChart> charts = Map.of(Report.THROUGHPUT_PNG, throughput(), Report.LATENCY_PNG, latency(),
+                Report.MEMORY_PNG, memory(), Report.CPU_PNG, cpu());
+        for (Map.Entry<String, XYChart> c : charts.entrySet()) {
+            BitmapEncoder.saveBitmap(c.getValue(), out.resolve(c.getKey()).toString(), BitmapEncoder.BitmapFormat.PNG);
+        }
+        return charts.keySet().stream().map(out::resolve).toList();
     }
 
-    /** Answers per second, stacked by outcome (the largest few; the rest as "other"). */
-    String throughput() {
-        List<String> top = t.outcomes.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
-                .limit(SHOWN_OUTCOMES).map(Map.Entry::getKey).toList();
-        Svg svg = new Svg("Flash sale: answers per second by outcome (" + t.bucketMillis + " ms buckets)",
-                "seconds since the first click", "answers / s", xs).stacked();
-        for (String o : top) {
-            svg.series(o, rates(o));
-        }
-        if (t.outcomes.size() > top.size()) {
-            double[] other = new double[xs.length];
-            for (int i = 0; i < xs.length; i++) {
-                Timeline.Bucket b = t.buckets.get(i);
-                long n = b.outcomes().entrySet().stream().filter(e -> !top.contains(e.getKey()))
-                        .mapToLong(Map.Entry::getValue).sum();
-                other[i] = n * 1000.0 / t.bucketMillis;
-            }
-            svg.series("other", other);
-        }
-        return marked(svg).render();
+    XYChart throughput() {
+        XYChart c = chart("Flash sale: answers per second by outcome (" + t.bucketMillis + " ms buckets)", SALE_X,
+                "answers / s");
+        t.outcomes.keySet().forEach(o -> c.addSeries(o, buckets(Timeline.Bucket::at), buckets(b -> t.rate(b, o))));
+        return saleMarkers(c);
     }
 
-    /** Latency percentiles per bucket, log scale. */
-    String latency() {
-        Svg svg = new Svg("Flash sale: latency per " + t.bucketMillis + " ms bucket (HdrHistogram)",
-                "seconds since the first click", "ms (log scale)", xs).logY();
-        svg.series("p50", t.buckets.stream().mapToDouble(b -> b.latency().p50()).toArray());
-        svg.series("p90", t.buckets.stream().mapToDouble(b -> b.latency().p90()).toArray());
-        svg.series("p99", t.buckets.stream().mapToDouble(b -> b.latency().p99()).toArray());
-        svg.series("max", t.buckets.stream().mapToDouble(b -> b.latency().max()).toArray());
-        return marked(svg).render();
+    /** Latency percentiles per bucket, log scale; an empty bucket is a gap. */
+    XYChart latency() {
+        XYChart c = chart("Flash sale: latency per " + t.bucketMillis + " ms bucket (HdrHistogram)", SALE_X,
+                "ms (log scale)");
+        c.getStyler().setYAxisLogarithmic(true);
+        percentile(c, "p50", Measured.Latency::p50);
+        percentile(c, "p90", Measured.Latency::p90);
+        percentile(c, "p99", Measured.Latency::p99);
+        percentile(c, "max", Measured.Latency::max);
+        return saleMarkers(c);
     }
 
-    /** RSS of each component over the whole bench, with the start of each phase marked. */
-    String memory() {
-        if (samples.isEmpty()) {
-            return new Svg("Resident memory", "seconds", "MB", new double[0]).render();
-        }
-        long first = samples.get(0).nanos();
-        double[] x = samples.stream().mapToDouble(s -> (s.nanos() - first) / 1e9).toArray();
-        Svg svg = new Svg("Resident memory (VmRSS) during the bench", "seconds since the bench started", "MB", x);
-        for (String c : Sampler.COMPONENTS) {
-            svg.series(c, samples.stream().mapToDouble(s -> s.rssKb().getOrDefault(c, 0L) / 1024.0).toArray());
-        }
-        marks.forEach((phase, at) -> svg.marker(phase, Math.max(0, (at - first) / 1e9)));
-        return svg.render();
+    private void percentile(XYChart c, String name, ToDoubleFunction<Measured.Latency> p) {
+        c.addSeries(name, buckets(Timeline.Bucket::at), buckets(b -> p.applyAsDouble(b.latency()) > 0
+                ? p.applyAsDouble(b.latency()) : Double.NaN));
     }
 
-    /** Cores used over the bench, stacked: each component, the bench itself, every other process. */
-    String cpu() {
+    XYChart memory() {
+        XYChart c = chart("Resident memory (VmRSS) during the bench", BENCH_X, "MB");
+        for (String part : samples.isEmpty() ? List.<String>of() : Sampler.COMPONENTS) {
+            c.addSeries(part, seconds(samples), samples.stream()
+                    .mapToDouble(s -> s.rssKb().getOrDefault(part, 0L) / 1024.0).toArray());
+        }
+        return phases(c, samples);
+    }
+
+    /** Cores over the bench, stacked; a point spans at least 0.2 s (ticks are 1/100 s), and there are at most 150. */
+    XYChart cpu() {
+        XYChart c = chart("Where the CPU went (cores; the machine has " + Sampler.MACHINE_CORES + ")", BENCH_X,
+                "cores");
+        c.getStyler().setYAxisMin(0.0);
+        long span = samples.isEmpty() ? 0 : samples.getLast().nanos() - samples.getFirst().nanos();
+        long step = Math.max(200_000_000L, span / 150);
         List<Sampler.Sample> ss = new ArrayList<>();
-        long step = cpuStepNanos(samples);
-        for (Sampler.Sample s : samples) {
-            if (ss.isEmpty() || s.nanos() - ss.get(ss.size() - 1).nanos() >= step) {
-                ss.add(s);
-            }
+        samples.stream().filter(s -> ss.isEmpty() || s.nanos() - ss.getLast().nanos() >= step).forEach(ss::add);
+        List<Map<String, Double>> cores = IntStream.range(1, ss.size())
+                .mapToObj(i -> CpuWindow.cores(ss.get(i - 1), ss.get(i))).toList();
+        double[] x = Arrays.copyOfRange(seconds(ss), Math.min(1, ss.size()), ss.size());
+        List<String> parts = cores.isEmpty() ? List.of()
+                : cores.getFirst().keySet().stream().filter(k -> !k.equals("idle")).toList();
+        // Each part's area reaches the sum of those below it, drawn from the top so that the lower ones cover it.
+        for (int i = parts.size(); i > 0; i--) {
+            List<String> below = parts.subList(0, i);
+            c.addSeries(parts.get(i - 1), x, cores.stream().mapToDouble(m -> below.stream().mapToDouble(m::get).sum())
+                    .toArray()).setXYSeriesRenderStyle(XYSeriesRenderStyle.Area);
         }
-        if (ss.size() < 2) {
-            return new Svg("CPU", "seconds", "cores", new double[0]).render();
-        }
-        long first = ss.get(0).nanos();
-        double[] x = new double[ss.size() - 1];
-        List<Map<String, Double>> cores = new ArrayList<>();
-        for (int i = 1; i < ss.size(); i++) {
-            x[i - 1] = (ss.get(i).nanos() - first) / 1e9;
-            cores.add(Report.cores(ss.get(i - 1), ss.get(i)));
-        }
-        Svg svg = new Svg("Where the CPU went (cores; the machine has " + Sampler.MACHINE_CORES + ")",
-                "seconds since the bench started", "cores", x).stacked();
-        for (String k : cores.get(0).keySet()) {
-            if (!k.equals("idle")) {
-                svg.series(k, cores.stream().mapToDouble(m -> m.getOrDefault(k, 0.0)).toArray());
-            }
-        }
-        marks.forEach((phase, at) -> svg.marker(phase, Math.max(0, (at - first) / 1e9)));
-        return svg.render();
+        return phases(c, ss);
     }
 
-    /**
-     * The span of one CPU point: CPU ticks are 1/100 s, so a point spans at least {@link #MIN_CPU_STEP_NANOS}; a
-     * longer bench gets longer points, at most {@link #CPU_POINTS} of them. A short run (a quick sale of under a
-     * second) thus still draws several points, where a fixed second drew none.
-     */
-    static long cpuStepNanos(List<Sampler.Sample> samples) {
-        if (samples.size() < 2) {
-            return MIN_CPU_STEP_NANOS;
-        }
-        long span = samples.get(samples.size() - 1).nanos() - samples.get(0).nanos();
-        return Math.max(MIN_CPU_STEP_NANOS, span / CPU_POINTS);
+    private XYChart saleMarkers(XYChart c) {
+        marker(c, "first SOLD_OUT", numbers.firstSoldOutAt());
+        marker(c, "last 202", numbers.sellOutAt());
+        marker(c, "writer drained", numbers.drainedAt());
+        return c;
     }
 
-    /** The flash sale's moments, in seconds since the first click (the throughput and latency charts' x). */
-    private Svg marked(Svg svg) {
-        if (numbers.firstSoldOutAt() != null) {
-            svg.marker("first SOLD_OUT", numbers.firstSoldOutAt());
-        }
-        if (numbers.sellOutAt() != null) {
-            svg.marker("last 202", numbers.sellOutAt());
-        }
-        if (numbers.drainedAt() != null) {
-            svg.marker("writer drained", numbers.drainedAt());
-        }
-        return svg;
+    private XYChart phases(XYChart c, List<Sampler.Sample> on) {
+        marks.forEach((phase, at) -> marker(c, phase,
+                on.isEmpty() ? null : Math.max(0, (at - on.getFirst().nanos()) / 1e9)));
+        return c;
     }
 
-    private double[] rates(String outcome) {
-        List<Double> r = new ArrayList<>();
-        for (Timeline.Bucket b : t.buckets) {
-            r.add(t.rate(b, outcome));
+    /** A dashed vertical line at {@code at} seconds over the height of the chart's data. */
+    private static void marker(XYChart c, String name, Double at) {
+        var y = c.getSeriesMap().values().stream().flatMapToDouble(s -> Arrays.stream(s.getYData()))
+                .filter(v -> v > 0).summaryStatistics();
+        if (at != null && y.getCount() > 0) {
+            double bottom = c.getStyler().isYAxisLogarithmic() ? y.getMin() : 0;
+            c.addSeries(Section.f("%s (%.2f s)", name, at), new double[] {at, at}, new double[] {bottom, y.getMax()})
+                    .setLineStyle(SeriesLines.DASH_DASH);
         }
-        return r.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private static XYChart chart(String title, String x, String y) {
+        XYChart c = new XYChartBuilder().width(1000).height(500).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        c.getStyler().setLegendPosition(LegendPosition.OutsideE).setMarkerSize(0);
+        return c;
+    }
+
+    private double[] buckets(ToDoubleFunction<Timeline.Bucket> f) {
+        return t.buckets.stream().mapToDouble(f).toArray();
+    }
+
+    private static double[] seconds(List<Sampler.Sample> s) {
+        return s.stream().mapToDouble(x -> (x.nanos() - s.getFirst().nanos()) / 1e9).toArray();
     }
 }

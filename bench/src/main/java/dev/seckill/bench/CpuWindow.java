@@ -1,51 +1,85 @@
 package dev.seckill.bench;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
-/**
- * The CPU each component used over one stretch of the run, from the {@link Sampler}'s samples at its two ends:
- * opened with a sample taken just before, closed with one just after, so the window is whole samples.
- */
-final class CpuWindow {
+import static dev.seckill.bench.Report.round;
+import static dev.seckill.bench.Section.f;
 
-    /** Per component (and {@code bench}, {@code others}): CPU microseconds per unit of work, and in all. */
+/** The CPU used over one stretch of the run, between a sample taken as it opens and one as it closes. */
+record CpuWindow(Sampler sampler, long from) {
+
+    /** A window's cores: each component, the bench (its client, wrk, ...), "others" and "idle", adding up. */
+    record Cpu(String window, double seconds, Map<String, Double> cores) {
+    }
+
+    /** Per component (and bench, others): cores, and CPU microseconds per unit of work; and the machine's in all. */
     record PerUnit(String window, long units, double seconds, Map<String, Double> cores,
                    Map<String, Double> microsPerUnit, double machineMicrosPerUnit) {
     }
 
-    private final Sampler sampler;
-    private final long from;
-
-    private CpuWindow(Sampler sampler) {
-        this.sampler = sampler;
-        sampler.sampleNow();
-        this.from = System.nanoTime();
-    }
-
     static CpuWindow open(Sampler sampler) {
-        return new CpuWindow(sampler);
+        sampler.sampleNow();
+        return new CpuWindow(sampler, System.nanoTime());
     }
 
-    long from() {
-        return from;
-    }
-
-    /** Closes the window: the cores each component used, and per unit of the work done in it. */
     PerUnit close(String name, long units) {
         long to = System.nanoTime();
         sampler.sampleNow();
-        Report.Cpu cpu = Report.cpu(name, sampler.samples(), from, to);
-        Map<String, Double> per = new LinkedHashMap<>();
-        double machine = 0;
-        for (Map.Entry<String, Double> e : cpu.cores().entrySet()) {
-            if (e.getKey().equals("idle")) {
-                continue;
-            }
-            double micros = units > 0 ? e.getValue() * cpu.seconds() * 1e6 / units : 0;
-            per.put(e.getKey(), Report.round(micros));
-            machine += micros;
+        Cpu cpu = cpu(name, sampler.samples(), from, to);
+        Map<String, Double> per = new LinkedHashMap<>(cpu.cores());
+        per.remove("idle");
+        per.replaceAll((k, cores) -> units > 0 ? cores * cpu.seconds() * 1e6 / units : 0);
+        double machine = per.values().stream().mapToDouble(Double::doubleValue).sum();
+        per.replaceAll((k, micros) -> round(micros));
+        return new PerUnit(name, units, cpu.seconds(), cpu.cores(), per, round(machine));
+    }
+
+    /** From the last sample at or before {@code from} to the first at or after {@code to}, or the nearest inside. */
+    static Cpu cpu(String window, List<Sampler.Sample> samples, long from, long to) {
+        if (samples.isEmpty()) {
+            return new Cpu(window, 0, Map.of());
         }
-        return new PerUnit(name, units, cpu.seconds(), cpu.cores(), per, Report.round(machine));
+        Sampler.Sample a = samples.stream().filter(s -> s.nanos() <= from).reduce((x, y) -> y)
+                .orElse(samples.getFirst());
+        Sampler.Sample b = samples.stream().filter(s -> s.nanos() >= to).findFirst().orElse(samples.getLast());
+        return b.nanos() <= a.nanos() ? new Cpu(window, 0, Map.of())
+                : new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
+    }
+
+    /** Each part's cores between two samples: its share of all the machine's ticks (busy and idle) times its cores. */
+    static Map<String, Double> cores(Sampler.Sample a, Sampler.Sample b) {
+        long all = ticks(a, b, Sampler.MACHINE_ALL);
+        double perCore = all > 0 ? (double) all / Sampler.MACHINE_CORES : (b.nanos() - a.nanos()) / 1e9 * 100;
+        Map<String, Double> cores = new LinkedHashMap<>();
+        double accounted = 0;
+        for (String k : a.cpuTicks().keySet()) {
+            if (!k.equals(Sampler.MACHINE) && !k.equals(Sampler.MACHINE_ALL)) {
+                double c = Math.max(0, ticks(a, b, k)) / perCore;
+                cores.put(k, round(c));
+                accounted += c;
+            }
+        }
+        double busy = Math.max(0, ticks(a, b, Sampler.MACHINE)) / perCore;
+        cores.put("others", round(Math.max(0, busy - accounted)));
+        // A process's ticks and the machine's are read a moment apart: the busy share is the larger of the two.
+        cores.put("idle", round(Math.max(0, Sampler.MACHINE_CORES - Math.max(busy, accounted))));
+        return cores;
+    }
+
+    static Section section(List<Cpu> cpu) {
+        Section s = new Section("cpu", "Where the CPU went (cores, from /proc; the machine is shared, \"others\" is "
+                + "everything outside this bench)").data(cpu);
+        List<String> keys = cpu.isEmpty() ? List.of() : List.copyOf(cpu.getFirst().cores().keySet());
+        s.table(Stream.concat(Stream.of("window", "seconds"), keys.stream()).toArray(String[]::new));
+        cpu.forEach(c -> s.row(Stream.concat(Stream.of(c.window(), f("%.1f", c.seconds())),
+                keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))).toArray()));
+        return s.text("![CPU over the bench](%s)", Report.CPU_PNG);
+    }
+
+    private static long ticks(Sampler.Sample a, Sampler.Sample b, String key) {
+        return b.cpuTicks().getOrDefault(key, 0L) - a.cpuTicks().getOrDefault(key, 0L);
     }
 }

@@ -12,7 +12,7 @@ final class Goals {
     }
 
     static List<Report.Goal> of(BenchOptions o, Ceilings.Result c, List<Ratio> ratios, FlashSaleNumbers sale,
-                                List<FloodLevels.Level> floods, List<Report.Memory> memory, List<HotSale.Run> hot,
+                                List<FloodLevels.Level> floods, List<Memory> memory, List<HotSale.Run> hot,
                                 List<LargeSale.Run> large, PartCosts.Result parts, boolean invariantsHold) {
         List<Report.Goal> g = new ArrayList<>();
         if (c != null) {
@@ -62,7 +62,7 @@ final class Goals {
         }
         g.add(new Report.Goal("flash sale p99 (every answer) at " + o.connections() + " connections",
                 f("%.1f ms", sale.latency().p99()), "<= 20 ms", sale.latency().p99() <= 20));
-        double rss = memory.stream().filter(m -> m.component().equals("service")).mapToDouble(Report.Memory::maxMb)
+        double rss = memory.stream().filter(m -> m.component().equals("service")).mapToDouble(Memory::maxMb)
                 .findFirst().orElse(0);
         g.add(new Report.Goal("service RSS during the run (max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512));
         g.add(new Report.Goal("oversold, duplicates, lost orders in every sale of the run",

@@ -4,68 +4,39 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** The machine a bench ran on, for the report: what it is and how busy it was. */
+/** The machine a bench ran on, for the report: what it is, and its load averages (1, 5, 15 min) before and after. */
 record Machine(String date, String os, String kernel, String cpu, int cores, long memoryMb, String java,
                String loadAverageBefore, String loadAverageAfter) {
 
+    private static final String LOAD = "^(\\S+ \\S+ \\S+)";
+
     static Machine now() {
-        return new Machine(Instant.now().toString(), osName(), read("/proc/sys/kernel/osrelease").trim(), cpuModel(),
-                Runtime.getRuntime().availableProcessors(), totalMemoryMb(), System.getProperty("java.vm.name") + " "
-                + Runtime.version(), loadAverage(), null);
+        return new Machine(Instant.now().toString(), field("/etc/os-release", "^PRETTY_NAME=\"?([^\"\n]*)", "?"),
+                field("/proc/sys/kernel/osrelease", "(.+)", "?"), field("/proc/cpuinfo", "^model name\\s*:(.*)", "?"),
+                Runtime.getRuntime().availableProcessors(),
+                Long.parseLong(field("/proc/meminfo", "^MemTotal:\\s*(\\d+)", "0")) / 1024,
+                System.getProperty("java.vm.name") + " " + Runtime.version(), field("/proc/loadavg", LOAD, "?"), null);
     }
 
     Machine finished() {
-        return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore, loadAverage());
+        return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore,
+                field("/proc/loadavg", LOAD, "?"));
     }
 
-    /** The 1-, 5- and 15-minute load averages. */
-    static String loadAverage() {
-        String[] f = read("/proc/loadavg").split(" ");
-        return f.length >= 3 ? f[0] + " " + f[1] + " " + f[2] : "?";
-    }
-
-    private static String osName() {
-        for (String line : lines("/etc/os-release")) {
-            if (line.startsWith("PRETTY_NAME=")) {
-                return line.substring(12).replace("\"", "");
-            }
-        }
-        return System.getProperty("os.name");
-    }
-
-    private static String cpuModel() {
-        for (String line : lines("/proc/cpuinfo")) {
-            if (line.startsWith("model name")) {
-                return line.substring(line.indexOf(':') + 1).trim();
-            }
-        }
-        return System.getProperty("os.arch");
-    }
-
-    private static long totalMemoryMb() {
-        for (String line : lines("/proc/meminfo")) {
-            if (line.startsWith("MemTotal:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
-            }
-        }
-        return 0;
-    }
-
-    private static String read(String path) {
+    /** A file's text, or "" when it cannot be read (as when its process has just exited). */
+    static String read(String path) {
         try {
             return Files.readString(Path.of(path));
         } catch (IOException e) {
-            return "?";
+            return "";
         }
     }
 
-    private static List<String> lines(String path) {
-        try {
-            return Files.readAllLines(Path.of(path));
-        } catch (IOException e) {
-            return List.of();
-        }
+    private static String field(String path, String regex, String otherwise) {
+        Matcher m = Pattern.compile(regex, Pattern.MULTILINE).matcher(read(path));
+        return m.find() ? m.group(1).trim() : otherwise;
     }
 }

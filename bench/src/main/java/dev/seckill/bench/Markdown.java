@@ -35,8 +35,8 @@ final class Markdown {
         checks();
         flashSale();
         ceilings();
-        memory();
-        cpu();
+        s.append('\n').append(Memory.section(r.memory()).markdown());
+        s.append('\n').append(CpuWindow.section(r.cpu()).markdown());
         return s.toString();
     }
 
@@ -107,9 +107,9 @@ final class Markdown {
             line(f("| %s | %,d | %.2f %% |", e.getKey(), e.getValue(), 100.0 * e.getValue() / Math.max(1, n.requests())));
         }
         line("");
-        line("![answers per second by outcome](" + Report.THROUGHPUT_SVG + ")");
+        line("![answers per second by outcome](" + Report.THROUGHPUT_PNG + ")");
         line("");
-        line("![latency percentiles over time](" + Report.LATENCY_SVG + ")");
+        line("![latency percentiles over time](" + Report.LATENCY_PNG + ")");
     }
 
     private void ceilings() {
@@ -149,38 +149,6 @@ final class Markdown {
         line("Ratios, the median of the rounds' ratios (the two sides of a round run back to back): "
                 + r.ratios().stream().map(x -> f("%s **%.2f** (rounds %s; of the best rounds %.2f)", x.name(), x.median(),
                         x.rounds(), x.ofBest())).collect(Collectors.joining(" · ")) + ".");
-    }
-
-    private void memory() {
-        line("");
-        line("## Resident memory (VmRSS, sampled every 250 ms)");
-        line("");
-        line("| component | max MB | mean MB | max MB during the flash sale |");
-        line("|---|---|---|---|");
-        for (Report.Memory m : r.memory()) {
-            line(f("| %s | %.1f | %.1f | %.1f |", m.component(), m.maxMb(), m.meanMb(), m.maxMbDuringSale()));
-        }
-        line("");
-        line("![resident memory over the bench](" + Report.MEMORY_SVG + ")");
-    }
-
-    private void cpu() {
-        line("");
-        line("## Where the CPU went (cores, from /proc; the machine is shared, \"others\" is everything outside this bench)");
-        line("");
-        if (r.cpu().isEmpty() || r.cpu().get(0).cores().isEmpty()) {
-            line("(not sampled)");
-            return;
-        }
-        List<String> keys = List.copyOf(r.cpu().get(0).cores().keySet());
-        line("| window | seconds | " + String.join(" | ", keys) + " |");
-        line("|---|---|" + "---|".repeat(keys.size()));
-        for (Report.Cpu c : r.cpu()) {
-            line(f("| %s | %.1f | ", c.window(), c.seconds()) + keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))
-                    .collect(Collectors.joining(" | ")) + " |");
-        }
-        line("");
-        line("![CPU over the bench](" + Report.CPU_SVG + ")");
     }
 
     private void line(String text) {

@@ -14,11 +14,11 @@ import java.util.Map;
 
 /**
  * Everything one bench run found, and its verdict: the targets of issue 7 as measured value against target, and the
- * invariant checks. Written as report.json, report.md and SVG charts into the out directory.
+ * invariant checks. Written as report.json, report.md and PNG charts into the out directory.
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
-              List<Ratio> ratios, List<Memory> memory, List<Cpu> cpu, List<String> charts,
+              List<Ratio> ratios, List<Memory> memory, List<CpuWindow.Cpu> cpu, List<String> charts,
               @JsonIgnore Ceilings.Result ceilingResult) {
 
     /** One target: measured against wanted, with the comparison spelled out. */
@@ -38,21 +38,10 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
         }
     }
 
-    /** Resident memory of one component: the largest and the mean sample over the run, the largest during the sale. */
-    record Memory(String component, double maxMb, double meanMb, double maxMbDuringSale) {
-    }
-
-    /**
-     * Where the machine's CPU went during a window, in cores (2 = both cores busy): each component, the bench itself
-     * (its client, wrk, redis-benchmark, WriterBenchmark), every other process of the machine, and idle.
-     */
-    record Cpu(String window, double seconds, Map<String, Double> cores) {
-    }
-
-    static final String CPU_SVG = "cpu.svg";
-    static final String THROUGHPUT_SVG = "throughput.svg";
-    static final String LATENCY_SVG = "latency.svg";
-    static final String MEMORY_SVG = "memory.svg";
+    static final String CPU_PNG = "cpu.png";
+    static final String THROUGHPUT_PNG = "throughput.png";
+    static final String LATENCY_PNG = "latency.png";
+    static final String MEMORY_PNG = "memory.png";
 
     /** Writes report.json, report.md and the charts; returns the paths written. */
     List<Path> write(Path out, Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks) throws IOException {
@@ -60,11 +49,7 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
         List<Path> written = new ArrayList<>();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         written.add(Files.writeString(out.resolve("report.json"), json.writeValueAsString(this)));
-        Charts charts = new Charts(t, samples, marks, flashSale);
-        written.add(Files.writeString(out.resolve(THROUGHPUT_SVG), charts.throughput()));
-        written.add(Files.writeString(out.resolve(LATENCY_SVG), charts.latency()));
-        written.add(Files.writeString(out.resolve(MEMORY_SVG), charts.memory()));
-        written.add(Files.writeString(out.resolve(CPU_SVG), charts.cpu()));
+        written.addAll(new Charts(t, samples, marks, flashSale).write(out));
         written.add(Files.writeString(out.resolve("report.md"), new Markdown(this).render()));
         return written;
     }
@@ -80,84 +65,6 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
             rows.add(row);
         }
         return rows;
-    }
-
-    static List<Memory> memory(List<Sampler.Sample> samples, long saleStart, long saleEnd) {
-        List<Memory> out = new ArrayList<>();
-        for (String c : Sampler.COMPONENTS) {
-            long max = 0;
-            long maxSale = 0;
-            double sum = 0;
-            int n = 0;
-            for (Sampler.Sample s : samples) {
-                long kb = s.rssKb().getOrDefault(c, 0L);
-                if (kb == 0) {
-                    continue;
-                }
-                max = Math.max(max, kb);
-                sum += kb;
-                n++;
-                if (s.nanos() >= saleStart && s.nanos() <= saleEnd) {
-                    maxSale = Math.max(maxSale, kb);
-                }
-            }
-            out.add(new Memory(c, round(max / 1024.0), round(n == 0 ? 0 : sum / n / 1024.0), round(maxSale / 1024.0)));
-        }
-        return out;
-    }
-
-    /**
-     * CPU use over a window: from the last sample at or before {@code from} to the first one at or after {@code to}
-     * (the nearest ones inside when the samples do not reach that far), so the window covers the whole phase however
-     * sparse the samples were; {@code seconds} is the span actually measured.
-     */
-    static Cpu cpu(String window, List<Sampler.Sample> samples, long from, long to) {
-        Sampler.Sample a = null;
-        Sampler.Sample b = null;
-        for (Sampler.Sample s : samples) {
-            if (a == null || s.nanos() <= from) {
-                a = s;
-            }
-            if (b == null && s.nanos() >= to) {
-                b = s;
-            }
-        }
-        if (b == null && !samples.isEmpty()) {
-            b = samples.get(samples.size() - 1);
-        }
-        Map<String, Double> cores = new LinkedHashMap<>();
-        if (a == null || b == null || b.nanos() <= a.nanos()) {
-            return new Cpu(window, 0, cores);
-        }
-        return new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
-    }
-
-    /**
-     * Cores used by each part between two samples. The ticks are measured against the machine's own tick count over
-     * the window (every CPU's busy and idle ticks), so the parts, "others" and "idle" add up to the machine's cores
-     * ({@link Sampler#MACHINE_CORES}) whatever the window's length; the wall clock is the fallback when /proc/stat
-     * gave nothing.
-     */
-    static Map<String, Double> cores(Sampler.Sample a, Sampler.Sample b) {
-        int machineCores = Sampler.MACHINE_CORES;
-        long all = b.cpuTicks().getOrDefault(Sampler.MACHINE_ALL, 0L) - a.cpuTicks().getOrDefault(Sampler.MACHINE_ALL, 0L);
-        double ticksPerCore = all > 0 ? (double) all / machineCores : (b.nanos() - a.nanos()) / 1e9 * 100;
-        Map<String, Double> cores = new LinkedHashMap<>();
-        double accounted = 0;
-        for (String k : a.cpuTicks().keySet()) {
-            if (k.equals(Sampler.MACHINE) || k.equals(Sampler.MACHINE_ALL)) {
-                continue;
-            }
-            double c = Math.max(0, b.cpuTicks().getOrDefault(k, 0L) - a.cpuTicks().get(k)) / ticksPerCore;
-            cores.put(k, round(c));
-            accounted += c;
-        }
-        double busy = Math.max(0, b.cpuTicks().getOrDefault(Sampler.MACHINE, 0L)
-                - a.cpuTicks().getOrDefault(Sampler.MACHINE, 0L)) / ticksPerCore;
-        cores.put("others", round(Math.max(0, busy - accounted)));
-        // A process's ticks and the machine's are read a moment apart: the busy share is the larger of the two.
-        cores.put("idle", round(Math.max(0, machineCores - Math.max(busy, accounted))));
-        return cores;
     }
 
     static double round(double v) {

@@ -4,27 +4,19 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.IntCountsHistogram;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 
-/**
- * A load run seen over time: the answers by outcome in fixed buckets of completion time, and each bucket's latency
- * percentiles from its own HdrHistogram; plus the whole run's histogram. Outcomes are "status CODE" (202 QUEUED,
- * 410 SOLD_OUT, ...; 0 NO_ANSWER for a request that got none).
- */
+/** A load run's answers by outcome ("202 QUEUED", "0" for none) and latency (HdrHistogram), per time bucket and all. */
 final class Timeline {
 
     private static final long HIGHEST_MICROS = 120_000_000L;
-    private static final long[] BUCKET_CHOICES = {100, 250, 500, 1000, 2000, 5000, 10_000};
 
     /** One bucket: its start (seconds from the run's start), answers by outcome, latency percentiles (ms). */
     record Bucket(double at, Map<String, Long> outcomes, Measured.Latency latency) {
-        long answers() {
-            return outcomes.values().stream().mapToLong(Long::longValue).sum();
-        }
     }
 
     final long bucketMillis;
@@ -32,34 +24,26 @@ final class Timeline {
     final Histogram all = new Histogram(HIGHEST_MICROS, 3);
     final Map<String, Long> outcomes = new TreeMap<>();
 
-    Timeline(Collection<Attempt> attempts) {
-        long span = attempts.stream().mapToLong(a -> a.startNanos() + a.latencyNanos()).max().orElse(0) / 1_000_000;
-        long pick = BUCKET_CHOICES[BUCKET_CHOICES.length - 1];
-        for (long b : BUCKET_CHOICES) {
-            if (span / b <= 120) {
-                pick = b;
-                break;
-            }
-        }
-        bucketMillis = pick;
-        int n = (int) (span / bucketMillis) + 1;
+    Timeline(List<Attempt> attempts) {
+        long span = attempts.stream().mapToLong(Timeline::endMillis).max().orElse(0);
+        bucketMillis = LongStream.of(100, 250, 500, 1000, 2000, 5000).filter(b -> span / b <= 120).findFirst()
+                .orElse(10_000);
         List<Map<String, Long>> counts = new ArrayList<>();
-        List<IntCountsHistogram> hist = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        List<IntCountsHistogram> latencies = new ArrayList<>();
+        for (long i = 0; i <= span / bucketMillis; i++) {
             counts.add(new LinkedHashMap<>());
-            hist.add(new IntCountsHistogram(HIGHEST_MICROS, 2));
+            latencies.add(new IntCountsHistogram(HIGHEST_MICROS, 2));
         }
         for (Attempt a : attempts) {
-            int i = (int) ((a.startNanos() + a.latencyNanos()) / 1_000_000 / bucketMillis);
-            String outcome = outcome(a);
+            int i = (int) (endMillis(a) / bucketMillis);
             long micros = Math.min(HIGHEST_MICROS, Math.max(1, a.latencyNanos() / 1000));
-            counts.get(i).merge(outcome, 1L, Long::sum);
-            hist.get(i).recordValue(micros);
+            counts.get(i).merge(outcome(a), 1L, Long::sum);
+            outcomes.merge(outcome(a), 1L, Long::sum);
+            latencies.get(i).recordValue(micros);
             all.recordValue(micros);
-            outcomes.merge(outcome, 1L, Long::sum);
         }
-        for (int i = 0; i < n; i++) {
-            buckets.add(new Bucket(i * bucketMillis / 1000.0, counts.get(i), Measured.Latency.of(hist.get(i))));
+        for (int i = 0; i < counts.size(); i++) {
+            buckets.add(new Bucket(i * bucketMillis / 1000.0, counts.get(i), Measured.Latency.of(latencies.get(i))));
         }
     }
 
@@ -67,9 +51,13 @@ final class Timeline {
         return a.code() == null ? Integer.toString(a.status()) : a.status() + " " + a.code();
     }
 
-    /** Answers per second in each bucket, for one outcome (or all when null). */
+    /** Answers per second in a bucket, of one outcome (or all when null). */
     double rate(Bucket b, String outcome) {
-        long n = outcome == null ? b.answers() : b.outcomes().getOrDefault(outcome, 0L);
-        return n * 1000.0 / bucketMillis;
+        return b.outcomes().entrySet().stream().filter(e -> outcome == null || e.getKey().equals(outcome))
+                .mapToLong(Map.Entry::getValue).sum() * 1000.0 / bucketMillis;
+    }
+
+    private static long endMillis(Attempt a) {
+        return (a.startNanos() + a.latencyNanos()) / 1_000_000;
     }
 }
