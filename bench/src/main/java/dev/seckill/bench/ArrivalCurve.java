@@ -30,8 +30,8 @@ final class ArrivalCurve implements LoadClient.Script {
     static final int BUCKETS = 100;
 
     /**
-     * Per 100 ms by the moment sent: purchases the service answered, those the edge refused (429), challenge and path
-     * requests; failed: no answer, a step refused or busy at the end; late: solved after the device's moment.
+     * Per 100 ms by the moment sent: purchases the service answered, the edge refused (429), challenge and path steps.
+     * Failed: no answer, a step refused, or busy at the end; late: solved after its device's moment.
      */
     record Side(String name, int shoppers, long bought, long p50Ms, long p90Ms, long maxMs, long peakServed,
                 long peakRequests, long failed, long late, Map<String, Long> answers, long[] served,
@@ -48,10 +48,7 @@ final class ArrivalCurve implements LoadClient.Script {
         Step step;
         long at;
         int tries;
-        String challengeId;
-        long nonce;
-        String path;
-        boolean done;
+        byte[] request;
     }
 
     private final Users users;
@@ -59,7 +56,6 @@ final class ArrivalCurve implements LoadClient.Script {
     private final long sale;
     private final long t0;
     private final PriorityQueue<Shopper> due = new PriorityQueue<>(Comparator.comparingLong(s -> s.at));
-    private final List<Shopper> all;
     private final List<Attempt> purchases = new ArrayList<>();
     private final long[] served = new long[BUCKETS];
     private final long[] refused = new long[BUCKETS];
@@ -68,19 +64,20 @@ final class ArrivalCurve implements LoadClient.Script {
     private final Histogram boughtMs = new Histogram(3);
     private final MessageDigest sha = MessageDigest.getInstance("SHA-256");
     private long late;
+    private long ended;
 
     private ArrivalCurve(Users users, int port, long sale, boolean challenge, long t0, int n) throws Exception {
         this.users = users;
         this.port = port;
         this.sale = sale;
         this.t0 = t0;
-        this.all = IntStream.range(0, n).mapToObj(i -> new Shopper()).toList();
         for (int i = 0; i < n; i++) {
-            all.get(i).user = i;
-            all.get(i).step = challenge ? Step.CHALLENGE : Step.PURCHASE;
-            all.get(i).at = t0;
+            Shopper s = new Shopper();
+            s.user = i;
+            s.request = challenge ? request("GET /api/sales/" + sale + "/challenge", i, "")
+                    : users.purchase(i, sale, port);
+            again(s, challenge ? Step.CHALLENGE : Step.PURCHASE, t0);
         }
-        due.addAll(all);
     }
 
     /** Both sides, unprotected first; each sale and its purchases go to {@code sales}. */
@@ -103,7 +100,7 @@ final class ArrivalCurve implements LoadClient.Script {
                     h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getMaxValue(),
                     Arrays.stream(c.served).max().orElse(0),
                     IntStream.range(0, BUCKETS).mapToLong(b -> c.served[b] + c.steps[b]).max().orElse(0),
-                    c.all.stream().filter(p -> !p.done).count(), c.late, c.answers, c.served, c.refused, c.steps);
+                    n - c.ended, c.late, c.answers, c.served, c.refused, c.steps);
         }
         return new Result(n, BITS, DEVICE_HASHES_PER_SECOND, sides[0], sides[1]);
     }
@@ -114,13 +111,7 @@ final class ArrivalCurve implements LoadClient.Script {
         if (s == null || s.at > System.nanoTime()) {
             return null;
         }
-        due.poll();
-        return new LoadClient.Request(switch (s.step) {
-            case CHALLENGE -> request("GET /api/sales/" + sale + "/challenge", s.user, "");
-            case PATH -> request("POST /api/sales/" + sale + "/path", s.user,
-                    "{\"challengeId\":\"" + s.challengeId + "\",\"nonce\":\"" + s.nonce + "\"}");
-            case PURCHASE -> users.purchase(s.user, sale, s.path, port);
-        }, s);
+        return new LoadClient.Request(due.poll().request, s);
     }
 
     @Override
@@ -138,13 +129,14 @@ final class ArrivalCurve implements LoadClient.Script {
             // The service's clock may put the start a few ms after this JVM's: ask again shortly, boundedly.
             again(s, s.step, end + 20_000_000);
         } else if (s.step == Step.CHALLENGE && status == 200) {
-            s.challengeId = Bodies.field(answer.body(), "challengeId");
-            s.nonce = ProtectionCosts.solve(sha, Bodies.field(answer.body(), "salt"),
+            long nonce = ProtectionCosts.solve(sha, Bodies.field(answer.body(), "salt"),
                     Integer.parseInt(Bodies.field(answer.body(), "bits")));
-            again(s, Step.PATH, end + (long) ((s.nonce + 1) / DEVICE_HASHES_PER_SECOND * 1e9));
+            s.request = request("POST /api/sales/" + sale + "/path", s.user, "{\"challengeId\":\""
+                    + Bodies.field(answer.body(), "challengeId") + "\",\"nonce\":\"" + nonce + "\"}");
+            again(s, Step.PATH, end + (long) ((nonce + 1) / DEVICE_HASHES_PER_SECOND * 1e9));
             late += System.nanoTime() > s.at ? 1 : 0;
         } else if (s.step == Step.PATH && status == 200) {
-            s.path = Bodies.field(answer.body(), "path");
+            s.request = users.purchase(s.user, sale, Bodies.field(answer.body(), "path"), port);
             s.tries = 0;
             again(s, Step.PURCHASE, end);
         } else if (s.step == Step.PURCHASE) {
@@ -156,10 +148,10 @@ final class ArrivalCurve implements LoadClient.Script {
             if (status == 202) {
                 boughtMs.recordValue((end - t0) / 1_000_000);
             }
-            boolean retry = (status == 429 || status == 503) && ++s.tries < 3;
-            s.done = status != 0 && !retry;
-            if (retry) {
+            if ((status == 429 || status == 503) && ++s.tries < 3) {
                 again(s, s.step, end + RetryAfter.nanos(answer));
+            } else {
+                ended += status == 0 ? 0 : 1;
             }
         }
     }
@@ -177,22 +169,22 @@ final class ArrivalCurve implements LoadClient.Script {
     }
 
     static void addTo(Section s, Result a) {
+        Side p = a.plain();
+        Side c = a.challenge();
         s.text("""
                 ### The first seconds of a sale, with and without the challenge
 
                 %d shoppers per sale; a 429 or 503 is tried again after its Retry-After, three purchases at most. A \
-                device solves in what its own salt took at %d bits / %,.0f hashes/s: the sale page's 25,000/s in \
-                Chromium (ProtectedSalePageIT) scaled like the difficulty, so the mean solve is 13 bits' (0.33 s).""",
-                a.shoppers(), a.bits(), a.deviceHashesPerSecond()).table("", "shoppers with a 202",
-                "first 202 after p50 / p90 / max", "busiest 100 ms at the service: purchases / purchases + steps",
-                "purchases the service answered / the edge refused", "every purchase's answer", "failed", "late");
-        for (Side d : List.of(a.plain(), a.challenge())) {
+                device solves in what its salt took at %d bits / %,.0f hashes/s (the sale page's 25,000/s in Chromium, \
+                ProtectedSalePageIT, scaled like the difficulty: the mean solve of 13 bits, 0.33 s).""", a.shoppers(),
+                a.bits(), a.deviceHashesPerSecond()).table("", "shoppers with a 202", "first 202 after p50 / p90 / max",
+                "busiest 100 ms at the service: purchases / purchases + steps", "purchases the service answered / "
+                + "the edge refused", "every purchase's answer", "failed", "late");
+        for (Side d : List.of(p, c)) {
             s.row(d.name(), d.bought() + " of " + d.shoppers(), d.p50Ms() + " / " + d.p90Ms() + " / " + d.maxMs()
                     + " ms", "**" + d.peakServed() + "** / **" + d.peakRequests() + "**", Arrays.stream(d.served())
                     .sum() + " / " + Arrays.stream(d.refusedAtEdge()).sum(), d.answers(), d.failed(), d.late());
         }
-        Side p = a.plain();
-        Side c = a.challenge();
         s.text("Busiest 100 ms at the service with the challenge / without: **%.2f** counting purchases, **%.2f** "
                 + "every request. Per 100 ms from the start, by the moment sent: purchases the service answered "
                 + "(purchases the edge refused) + challenge and path steps; quiet 100 ms left out.",

@@ -24,12 +24,10 @@ record PathCost(Stack stack, Admin admin, Users users, BenchOptions options) {
             {"unprotected sale, accepted (202)", "challenge sale, valid path, accepted (202)"},
             {"unprotected sale, refused in Redis (409/429)", "challenge sale, valid path, refused in Redis (409/429)"}};
 
-    record Result(List<Measured> rounds, List<Ceilings.PurchaseSale> sales) {
-    }
-
-    Result run() throws IOException, InterruptedException {
+    /** The rounds' measurements in order; each sale and its purchases go to {@code sales}. */
+    List<Measured> run(List<Ceilings.PurchaseSale> sales) throws IOException, InterruptedException {
         PurchasePaths minter = new PurchasePaths(stack.tokenSecret(), Duration.ofSeconds(120), Clock.systemUTC());
-        Result result = new Result(new ArrayList<>(), new ArrayList<>());
+        List<Measured> rounds = new ArrayList<>();
         int n = users.size();
         for (int r = 1; r <= options.rounds(); r++) {
             Bench.say("protection: purchase cost, round " + r + " of " + options.rounds());
@@ -39,30 +37,26 @@ record PathCost(Stack stack, Admin admin, Users users, BenchOptions options) {
             String[][] paths = {null, IntStream.range(0, n).mapToObj(i -> minter.mint(sale[1], users.id(i)).path())
                     .toArray(String[]::new)};
             List<List<Attempt>> attempts = List.of(new ArrayList<>(), new ArrayList<>());
-            int[] warm = new int[2];
-            for (int k = 0; k < 2; k++) {
-                if (r == 1) { // the JIT's warm-up of both routes with the last users, not measured
-                    steady(null, sale[k], paths[k], i -> n - 1 - i % n, Duration.ofSeconds(1), attempts.get(k));
-                }
-                warm[k] = attempts.get(k).size();
+            for (int k = 0; k < 2 && r == 1; k++) { // the JIT's warm-up of both routes with the last users
+                steady(null, sale[k], paths[k], i -> n - 1 - i % n, Duration.ofSeconds(1), attempts.get(k));
             }
             for (int k = 0; k < 2; k++) {
-                result.rounds().add(steady(NAMES[0][k], sale[k], paths[k], i -> i % n, null, attempts.get(k)));
+                rounds.add(steady(NAMES[0][k], sale[k], paths[k], i -> i % n, null, attempts.get(k)));
             }
             for (int k = 0; k < 2; k++) {
-                int[] buyers = buyers(sale[k], attempts.get(k), warm[k]);
-                result.rounds().add(steady(NAMES[1][k], sale[k], paths[k], i -> buyers[i % buyers.length], null,
+                int[] buyers = buyers(sale[k], attempts.get(k));
+                rounds.add(steady(NAMES[1][k], sale[k], paths[k], i -> buyers[i % buyers.length], null,
                         attempts.get(k)));
-                result.sales().add(new Ceilings.PurchaseSale(sale[k], attempts.get(k)));
+                sales.add(new Ceilings.PurchaseSale(sale[k], attempts.get(k)));
             }
         }
-        return result;
+        return rounds;
     }
 
     /** Adds the rounds to the section; returns the ratios of the two sides, accepted and refused. */
-    static List<Ratio> addTo(Section s, Result r) {
-        List<Ratio> ratios = List.of(Ratio.of(r.rounds(), NAMES[0][1], NAMES[0][0]),
-                Ratio.of(r.rounds(), NAMES[1][1], NAMES[1][0]));
+    static List<Ratio> addTo(Section s, List<Measured> rounds) {
+        List<Ratio> ratios = List.of(Ratio.of(rounds, NAMES[0][1], NAMES[0][0]),
+                Ratio.of(rounds, NAMES[1][1], NAMES[1][0]));
         s.text("""
                 ### What a purchase path costs a purchase, over HTTP
 
@@ -72,18 +66,17 @@ record PathCost(Stack stack, Admin admin, Users users, BenchOptions options) {
                 .table("ratio", "median", "rounds", "of the best rounds");
         ratios.forEach(q -> s.row(q.name(), Section.f("**%.2f**", q.median()), q.rounds(), q.ofBest()));
         s.table("measurement", "req/s", "p50 ms", "p99 ms", "answers");
-        r.rounds().forEach(m -> s.row(m.name(), Section.f("%,.0f", m.rps()), Section.f("%.1f", m.latency().p50()),
+        rounds.forEach(m -> s.row(m.name(), Section.f("%,.0f", m.rps()), Section.f("%.1f", m.latency().p50()),
                 Section.f("%.1f", m.latency().p99()), m.byKind()));
         return ratios;
     }
 
-    /** The distinct buyers of the 202s after the first {@code warm} attempts, once the writer holds every order. */
-    private int[] buyers(long sale, List<Attempt> all, int warm) throws IOException, InterruptedException {
+    /** The distinct buyers of the 202s so far (the warm-up's too), once the writer holds their orders. */
+    private int[] buyers(long sale, List<Attempt> all) throws IOException, InterruptedException {
         if (admin.awaitDrained(sale, all.stream().filter(Attempt::accepted).count(), Duration.ofSeconds(120)) == null) {
             Bench.say("protection: the writer did not catch up with sale " + sale + " within 120 s");
         }
-        int[] b = all.subList(warm, all.size()).stream().filter(Attempt::accepted)
-                .mapToInt(a -> users.index(a.userId())).distinct().toArray();
+        int[] b = all.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct().toArray();
         if (b.length == 0) {
             throw new IOException("no purchase was accepted in sale " + sale);
         }
