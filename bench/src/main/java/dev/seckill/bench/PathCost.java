@@ -10,115 +10,85 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
+import java.util.stream.IntStream;
 
 /**
- * What a purchase path costs a purchase over HTTP (issue 15): in each round, purchases of a new unprotected sale
- * against purchases of a new {@code challenge} sale through valid paths, both through the edge, first as accepted
- * first clicks (202) and then, once the writer has caught up, as the same buyers clicking again (refused in Redis:
- * 409 ALREADY_PURCHASED, or 429 once a buyer's per-user bucket is empty). The two sides of a pair run back to
- * back, so each round gives a ratio under one background load.
- *
- * <p>The paths are minted by the bench with the service's own {@link PurchasePaths} under the stack's token secret
- * (as {@link Users} mints tokens): this measures what checking a path adds to a purchase, not the solving before it
- * (that is {@link ProtectionCosts} and {@link ArrivalCurve}).
+ * What a purchase path costs a purchase over HTTP: per round, an unprotected sale against a challenge sale bought
+ * through valid paths (the service's {@link PurchasePaths} under the stack's secret), back to back through the edge.
  */
-final class PathCost {
+record PathCost(Stack stack, Admin admin, Users users, BenchOptions options) {
 
-    static final String PLAIN = "unprotected sale, accepted (202)";
-    static final String GUARDED = "challenge sale with a valid path, accepted (202)";
-    static final String PLAIN_REFUSED = "unprotected sale, refused in Redis (409/429)";
-    static final String GUARDED_REFUSED = "challenge sale with a valid path, refused in Redis (409/429)";
+    /** The measurements' names: first clicks (202), then the same buyers again once the writer caught up. */
+    static final String[][] NAMES = {
+            {"unprotected sale, accepted (202)", "challenge sale, valid path, accepted (202)"},
+            {"unprotected sale, refused in Redis (409/429)", "challenge sale, valid path, refused in Redis (409/429)"}};
 
-    /** The rounds' measurements in order and the sales they made, to be checked like the flash sale. */
-    record Result(List<Measured> rounds, List<Ceilings.PurchaseSale> sales) {
-    }
-
-    private final Stack stack;
-    private final Admin admin;
-    private final Users users;
-    private final BenchOptions options;
-    private final PurchasePaths paths;
-
-    PathCost(Stack stack, Admin admin, Users users, BenchOptions options) {
-        this.stack = stack;
-        this.admin = admin;
-        this.users = users;
-        this.options = options;
-        // The service's default path lifetime; a round lasts seconds.
-        this.paths = new PurchasePaths(stack.tokenSecret(), Duration.ofSeconds(120), Clock.systemUTC());
-    }
-
-    Result run() throws IOException, InterruptedException {
+    /** The rounds' measurements in order; each sale and its purchases go to {@code sales}. */
+    List<Measured> run(List<Ceilings.PurchaseSale> sales) throws IOException, InterruptedException {
+        PurchasePaths minter = new PurchasePaths(stack.tokenSecret(), Duration.ofSeconds(120), Clock.systemUTC());
         List<Measured> rounds = new ArrayList<>();
-        List<Ceilings.PurchaseSale> sales = new ArrayList<>();
+        int n = users.size();
         for (int r = 1; r <= options.rounds(); r++) {
             Bench.say("protection: purchase cost, round " + r + " of " + options.rounds());
-            long plain = admin.createSale("bench-unprotected-" + r + "-" + System.currentTimeMillis(), users.size(),
-                    Instant.now().minusSeconds(1), "none", 0);
-            long guarded = admin.createSale("bench-challenge-" + r + "-" + System.currentTimeMillis(), users.size(),
-                    Instant.now().minusSeconds(1), "challenge", 13);
-            String[] guardedPaths = mint(guarded);
-            List<Attempt> plainAttempts = new ArrayList<>();
-            List<Attempt> guardedAttempts = new ArrayList<>();
-            int n = users.size();
-            if (r == 1) {
-                // JIT warm-up of both routes with the last users, not measured.
-                steady(PLAIN, i -> purchase(plain, n - 1 - (i % n), null), Duration.ofSeconds(1), plainAttempts);
-                steady(GUARDED, i -> purchase(guarded, n - 1 - (i % n), guardedPaths), Duration.ofSeconds(1),
-                        guardedAttempts);
+            Instant now = Instant.now().minusSeconds(1);
+            long[] sale = {admin.createSale("bench-unprotected-" + System.nanoTime(), n, now, "none", 0),
+                    admin.createSale("bench-challenge-" + System.nanoTime(), n, now, "challenge", 13)};
+            String[][] paths = {null, IntStream.range(0, n).mapToObj(i -> minter.mint(sale[1], users.id(i)).path())
+                    .toArray(String[]::new)};
+            List<List<Attempt>> attempts = List.of(new ArrayList<>(), new ArrayList<>());
+            for (int k = 0; k < 2 && r == 1; k++) { // the JIT's warm-up of both routes with the last users
+                steady(null, sale[k], paths[k], i -> n - 1 - i % n, Duration.ofSeconds(1), attempts.get(k));
             }
-            int plainWarm = plainAttempts.size();
-            int guardedWarm = guardedAttempts.size();
-            rounds.add(steady(PLAIN, i -> purchase(plain, i % n, null), options.ceilingTime(), plainAttempts));
-            rounds.add(steady(GUARDED, i -> purchase(guarded, i % n, guardedPaths), options.ceilingTime(),
-                    guardedAttempts));
-            sales.add(new Ceilings.PurchaseSale(plain, plainAttempts));
-            sales.add(new Ceilings.PurchaseSale(guarded, guardedAttempts));
-            awaitWriter(plain, plainAttempts);
-            awaitWriter(guarded, guardedAttempts);
-            int[] plainBuyers = buyers(plainAttempts.subList(plainWarm, plainAttempts.size()), plain);
-            int[] guardedBuyers = buyers(guardedAttempts.subList(guardedWarm, guardedAttempts.size()), guarded);
-            rounds.add(steady(PLAIN_REFUSED, i -> purchase(plain, plainBuyers[i % plainBuyers.length], null),
-                    options.ceilingTime(), plainAttempts));
-            rounds.add(steady(GUARDED_REFUSED,
-                    i -> purchase(guarded, guardedBuyers[i % guardedBuyers.length], guardedPaths),
-                    options.ceilingTime(), guardedAttempts));
+            for (int k = 0; k < 2; k++) {
+                rounds.add(steady(NAMES[0][k], sale[k], paths[k], i -> i % n, null, attempts.get(k)));
+            }
+            for (int k = 0; k < 2; k++) {
+                int[] buyers = buyers(sale[k], attempts.get(k));
+                rounds.add(steady(NAMES[1][k], sale[k], paths[k], i -> buyers[i % buyers.length], null,
+                        attempts.get(k)));
+                sales.add(new Ceilings.PurchaseSale(sale[k], attempts.get(k)));
+            }
         }
-        return new Result(rounds, sales);
+        return rounds;
     }
 
-    /** One path per user of the crowd for this sale (an HMAC each: a second for 100,000 users at most). */
-    private String[] mint(long sale) {
-        String[] p = new String[users.size()];
-        for (int i = 0; i < p.length; i++) {
-            p[i] = paths.mint(sale, users.id(i)).path();
-        }
-        return p;
+    /** Adds the rounds to the section; returns the ratios of the two sides, accepted and refused. */
+    static List<Ratio> addTo(Section s, List<Measured> rounds) {
+        List<Ratio> ratios = List.of(Ratio.of(rounds, NAMES[0][1], NAMES[0][0]),
+                Ratio.of(rounds, NAMES[1][1], NAMES[1][0]));
+        s.text("""
+                ### What a purchase path costs a purchase, over HTTP
+
+                Interleaved rounds through the edge, each side half the ceilings' time: a new unprotected and a new \
+                `challenge` sale back to back, first clicks (202), then the same buyers again. The paths are valid, \
+                so this is what checking one adds. A ratio is the median of the rounds'; 1.0 means no cost.""")
+                .table("ratio", "median", "rounds", "of the best rounds");
+        ratios.forEach(q -> s.row(q.name(), Section.f("**%.2f**", q.median()), q.rounds(), q.ofBest()));
+        s.table("measurement", "req/s", "p50 ms", "p99 ms", "answers");
+        rounds.forEach(m -> s.row(m.name(), Section.f("%,.0f", m.rps()), Section.f("%.1f", m.latency().p50()),
+                Section.f("%.1f", m.latency().p99()), m.byKind()));
+        return ratios;
     }
 
-    private int[] buyers(List<Attempt> measured, long sale) throws IOException {
-        int[] b = measured.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct()
-                .toArray();
+    /** The distinct buyers of the 202s so far (the warm-up's too), once the writer holds their orders. */
+    private int[] buyers(long sale, List<Attempt> all) throws IOException, InterruptedException {
+        if (admin.awaitDrained(sale, all.stream().filter(Attempt::accepted).count(), Duration.ofSeconds(120)) == null) {
+            Bench.say("protection: the writer did not catch up with sale " + sale + " within 120 s");
+        }
+        int[] b = all.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct().toArray();
         if (b.length == 0) {
             throw new IOException("no purchase was accepted in sale " + sale);
         }
         return b;
     }
 
-    private void awaitWriter(long sale, List<Attempt> attempts) throws IOException, InterruptedException {
-        long accepted = attempts.stream().filter(Attempt::accepted).count();
-        if (admin.awaitDrained(sale, accepted, Duration.ofSeconds(120)) == null) {
-            Bench.say("protection: the writer did not catch up with sale " + sale + " within 120 s");
-        }
-    }
-
-    private LoadClient.Request purchase(long sale, int i, String[] salePaths) {
-        return new LoadClient.Request(users.purchase(i, sale, salePaths == null ? null : salePaths[i],
-                stack.edgePort()), users.id(i));
-    }
-
-    private Measured steady(String name, IntFunction<LoadClient.Request> requests, Duration d,
+    /** A round of the i-th purchase by user {@code user(i)}, half the ceilings' time unless {@code d}. */
+    private Measured steady(String name, long sale, String[] paths, IntUnaryOperator user, Duration d,
                             List<Attempt> attempts) throws IOException {
-        return Ceilings.steady(stack.edgePort(), options.connections(), name, requests, d, attempts, true);
+        IntFunction<LoadClient.Request> requests = i -> new LoadClient.Request(users.purchase(user.applyAsInt(i), sale,
+                paths == null ? null : paths[user.applyAsInt(i)], stack.edgePort()), users.id(user.applyAsInt(i)));
+        return Ceilings.steady(stack.edgePort(), options.connections(), name, requests,
+                d == null ? options.ceilingTime().dividedBy(2) : d, attempts, true);
     }
 }
