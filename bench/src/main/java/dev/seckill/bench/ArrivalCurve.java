@@ -150,7 +150,7 @@ final class ArrivalCurve implements LoadClient.Script {
                 boughtMs.recordValue((end - t0) / 1_000_000);
             }
             if ((status == 429 || status == 503) && ++s.tries < 3) {
-                again(s, s.step, end + RetryAfter.nanos(answer));
+                again(s, s.step, end + answer.retryAfterNanos());
             } else {
                 ended += status == 0 ? 0 : 1;
             }
