@@ -6,6 +6,8 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import static dev.seckill.bench.Section.f;
+
 /**
  * The headline numbers of a flash sale, from its load log (every answer the crowd got), the edge's counters and the
  * sale's stats. Times are seconds from the crowd's first click.
@@ -80,6 +82,39 @@ record FlashSaleNumbers(long saleId, int stock, long requests, double seconds, d
                 shortCircuits, delta(r, "seckill_edge_rate_limited_total"),
                 soldOut && after > 0 ? (double) shortCircuits / after : null, drain,
                 drainedAt < 0 ? null : drainedAt / 1e9);
+    }
+
+    /** The report's flash-sale section; {@code shortCircuitCeiling}: the same client's short-circuit ceiling, or null. */
+    Section section(Double shortCircuitCeiling) {
+        Section s = new Section("flashSale", "The flash sale").table("", "")
+                .row("answers", f("%,d in %.2f s: **%,.0f req/s**", requests, seconds, rps))
+                .row("latency (all answers)", f("p50 %.2f ms · p90 %.2f ms · **p99 %.2f ms** · max %.2f ms",
+                        latency.p50(), latency.p90(), latency.p99(), latency.max()));
+        if (sellOutAt == null) {
+            s.row("time to sell out", f("not sold out: %,d of %,d units taken", accepted, stock));
+        } else {
+            s.row("time to sell out", f("**%.3f s**: the last 202 reached its buyer (the stock had run out in Redis by "
+                            + "%s s, the first SOLD_OUT answer)", sellOutAt, Section.n("%.3f", firstSoldOutAt)))
+                    .row("clicks sent before the sell-out", f("%,d (%,.0f req/s) · p50 %.2f ms · p99 %.2f ms",
+                            requestsUntilSellOut, rpsUntilSellOut, latencyUntilSellOut.p50(), latencyUntilSellOut.p99()))
+                    .row("clicks sent after the sell-out", f("%,d (%,.0f req/s)", requestsAfterSellOut, rpsAfterSellOut))
+                    .row("answered by the edge after the sell-out", f("**%.1f %%** (%,d short-circuits / %,d clicks)",
+                            100 * edgeShareAfterSellOut, edgeShortCircuits, requestsAfterSellOut));
+            if (shortCircuitCeiling != null) {
+                s.row("the flood after the sell-out against the short-circuit ceiling of the same client",
+                        f("%.2f x (%,.0f vs %,.0f req/s)", rpsAfterSellOut / shortCircuitCeiling, rpsAfterSellOut,
+                                shortCircuitCeiling));
+            }
+        }
+        s.row("accepted (202) / distinct winners", f("%,d / %,d of %,d units", accepted, winners, stock))
+                .row("refused by the edge's per-IP limit (429)", f("%,d", edgeRateLimited))
+                .row("writer drain time", drainSeconds == null ? "**did not drain within 120 s**"
+                        : f("**%.2f s** from the last 202 until every accepted order was in MySQL and the lag 0 "
+                        + "(at %.2f s)", drainSeconds, drainedAt))
+                .table("outcome", "answers", "share");
+        outcomes.forEach((k, v) -> s.row(k, f("%,d", v), f("%.2f %%", 100.0 * v / Math.max(1, requests))));
+        return s.text("![answers per second by outcome](%s)", Report.THROUGHPUT_PNG)
+                .text("![latency percentiles over time](%s)", Report.LATENCY_PNG).data(this);
     }
 
     private static long delta(FlashSale.Result r, String series) {

@@ -33,7 +33,9 @@ final class Markdown {
                 met, r.goals().size()));
         goals();
         checks();
-        flashSale();
+        Ceilings.Result c = r.ceilingResult();
+        Measured shortCircuit = c == null ? null : c.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
+        s.append('\n').append(r.flashSale().section(shortCircuit == null ? null : shortCircuit.rps()).markdown());
         ceilings();
         s.append('\n').append(Memory.section(r.memory()).markdown());
         s.append('\n').append(CpuWindow.section(r.cpu()).markdown());
@@ -63,53 +65,6 @@ final class Markdown {
                     c.redisRemaining() == null ? "none" : f("%,d", c.redisRemaining()), c.redisBuyers(),
                     c.oversold(), c.duplicates(), c.lost(), c.ok() ? "yes" : "**no**: " + String.join("; ", c.violations())));
         }
-    }
-
-    private void flashSale() {
-        FlashSaleNumbers n = r.flashSale();
-        Measured.Latency l = n.latency();
-        line("");
-        line("## The flash sale");
-        line("");
-        line("| | |");
-        line("|---|---|");
-        line(f("| answers | %,d in %.2f s: **%,.0f req/s** |", n.requests(), n.seconds(), n.rps()));
-        line(f("| latency (all answers) | p50 %.2f ms · p90 %.2f ms · **p99 %.2f ms** · max %.2f ms |", l.p50(), l.p90(),
-                l.p99(), l.max()));
-        if (n.sellOutAt() != null) {
-            Measured.Latency b = n.latencyUntilSellOut();
-            line(f("| time to sell out | **%.3f s**: the last 202 reached its buyer (the stock had run out in Redis by "
-                    + "%s s, the first SOLD_OUT answer) |", n.sellOutAt(),
-                    n.firstSoldOutAt() == null ? "-" : f("%.3f", n.firstSoldOutAt())));
-            line(f("| clicks sent before the sell-out | %,d (%,.0f req/s) · p50 %.2f ms · p99 %.2f ms |",
-                    n.requestsUntilSellOut(), n.rpsUntilSellOut(), b.p50(), b.p99()));
-            line(f("| clicks sent after the sell-out | %,d (%,.0f req/s) |", n.requestsAfterSellOut(), n.rpsAfterSellOut()));
-            line(f("| answered by the edge after the sell-out | **%.1f %%** (%,d short-circuits / %,d clicks) |",
-                    100 * n.edgeShareAfterSellOut(), n.edgeShortCircuits(), n.requestsAfterSellOut()));
-            Ceilings.Result c = r.ceilingResult();
-            if (c != null && c.best().containsKey(Ceilings.SHORT_CIRCUIT_CLIENT)) {
-                double ceiling = c.best().get(Ceilings.SHORT_CIRCUIT_CLIENT).rps();
-                line(f("| the flood after the sell-out against the short-circuit ceiling of the same client | %.2f x (%,.0f vs %,.0f req/s) |",
-                        n.rpsAfterSellOut() / ceiling, n.rpsAfterSellOut(), ceiling));
-            }
-        } else {
-            line(f("| time to sell out | not sold out: %,d of %,d units taken |", n.accepted(), n.stock()));
-        }
-        line(f("| accepted (202) / distinct winners | %,d / %,d of %,d units |", n.accepted(), n.winners(), n.stock()));
-        line(f("| refused by the edge's per-IP limit (429) | %,d |", n.edgeRateLimited()));
-        line(f("| writer drain time | %s |", n.drainSeconds() == null ? "**did not drain within 120 s**"
-                : f("**%.2f s** from the last 202 until every accepted order was in MySQL and the lag 0 (at %.2f s)",
-                        n.drainSeconds(), n.drainedAt())));
-        line("");
-        line("| outcome | answers | share |");
-        line("|---|---|---|");
-        for (Map.Entry<String, Long> e : n.outcomes().entrySet()) {
-            line(f("| %s | %,d | %.2f %% |", e.getKey(), e.getValue(), 100.0 * e.getValue() / Math.max(1, n.requests())));
-        }
-        line("");
-        line("![answers per second by outcome](" + Report.THROUGHPUT_PNG + ")");
-        line("");
-        line("![latency percentiles over time](" + Report.LATENCY_PNG + ")");
     }
 
     private void ceilings() {
