@@ -63,7 +63,7 @@ class ShortRunReportTest {
         Map<String, Long> marks = new LinkedHashMap<>();
         marks.put("flash sale", T0 - MS);
         Report report = new Report(Machine.now(), Map.of("stock", 50), true, List.of(), List.of(), n,
-                Report.timeline(t), List.of(), null, List.of(), Report.memory(samples, T0, END),
+                Report.timeline(t), List.of(), Report.memory(samples, T0, END),
                 List.of(Report.cpu("flash sale", samples, T0, END)), List.of(), null, null, null);
 
         report.write(out, t, samples, marks);
