@@ -66,11 +66,9 @@ final class LargeSale {
         }
 
         Section section() {
-            Section s = new Section("largeSale", "Large sale: selling at the speed of the parts").text("%,d units, "
-                    + "%,d distinct buyers who click as the sale page does (a 429 or 503 waits its Retry-After, "
-                    + "SOLD_OUT stops; %d clicks at most), through the edge with its settings as they are, then a new "
-                    + "sale straight to the service's port. Units/s: 202s over the time from the first click to the "
-                    + "last 202.", STOCK, BUYERS, CLICKS).table("route", "connections", "units sold/s",
+            Section s = new Section("largeSale", "Large sale: selling at the speed of the parts").data(this).text("%,d units, "
+                    + "%,d buyers clicking as the sale page does (%d clicks at most); units/s: 202s over the time to "
+                    + "the last 202 (bench/README.md).", STOCK, BUYERS, CLICKS).table("route", "connections", "units sold/s",
                     "sold out after", "answers by kind", "p50", "p99", "reconcile actions", "invariants");
             for (Run r : runs) {
                 s.row(r.route(), r.connections(), Section.f("%,.0f", r.unitsPerSecond()), r.sellOutSeconds() == null
@@ -80,9 +78,7 @@ final class LargeSale {
             }
             s.text("Through the edge / straight to the service: **%s x** units per second.",
                     Section.n("%.2f", edgeShare(runs)))
-                    .text("### CPU per accepted order, by component (µs)").text("Each run's CPU over its window "
-                            + "divided by its 202s, beside what the component spends on its part of one order measured "
-                            + "alone in this run:");
+                    .text("### CPU per accepted order, by component (µs), beside each part of an order alone");
             for (CpuWindow.PerUnit p : parts.parts()) {
                 s.text("- *%s*: %,d in %.1f s, per unit %s", p.window(), p.units(), p.seconds(), p.microsPerUnit());
             }
@@ -91,11 +87,7 @@ final class LargeSale {
                 s.row(r.component(), Section.n("%.1f", r.viaEdge()), Section.n("%.1f", r.straight()),
                         Section.n("%.1f", r.alone()), Section.n("%.2f x", r.overAlone()));
             }
-            return s.text("The parts alone: edge and load client one proxied trivial request; the service its HTTP "
-                    + "(the trivial request), its Redis client (redis-benchmark's side of a call) and its producer "
-                    + "(the bench's side of a record); Redis one purchase-script call; Kafka one record (one "
-                    + "partition, one copy on the single stack); the writer its batch code (run in the bench); "
-                    + "MariaDB one row.");
+            return s;
         }
     }
 

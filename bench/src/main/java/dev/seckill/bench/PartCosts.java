@@ -117,12 +117,7 @@ final class PartCosts {
         return w.rows();
     }
 
-    /**
-     * An order's parts by the component that pays for them in a sale: the edge and the load client one proxied
-     * request each; the service its HTTP (the trivial request), its Redis client (redis-benchmark's side) and its
-     * producer (the bench's side of the records); Redis one script call; Kafka one record; the writer its batch code
-     * (the bench's side of the rows); MariaDB one row.
-     */
+    /** Each component's part of an order alone; the service's Redis client and producer are the bench's side. */
     static Map<String, Double> alone(List<CpuWindow.PerUnit> parts) {
         Map<String, Double> t = parts.get(0).microsPerUnit();
         Map<String, Double> s = parts.get(1).microsPerUnit();
