@@ -61,9 +61,10 @@ record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sam
         }
 
         Section section(BenchOptions o) {
-            Section s = new Section("ceilings", "Ceilings, measured in the same run").data(this).text("Best of %d interleaved "
-                    + "rounds of %d s at %d connections (latency of that round; redis-benchmark one run, 50 clients); "
-                    + "ratios below. The trivial proxied route is %s.", o.rounds(), o.ceilingTime().toSeconds(),
+            Section s = new Section("ceilings", "Ceilings, measured in the same run").data(this)
+                    .text("Best of %d interleaved rounds of %d s at %d connections (latency of that round; "
+                            + "redis-benchmark one run, 50 clients); ratios below. The trivial proxied route is %s.",
+                            o.rounds(), o.ceilingTime().toSeconds(),
                     o.connections(), trivialRoute()).table("what", "generator", "best req/s", "p50 ms", "p90 ms",
                     "p99 ms", "max ms", "every round (req/s)", "answers of the best round",
                     "mean ms in the service's Redis script / Kafka send");

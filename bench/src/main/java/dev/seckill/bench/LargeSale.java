@@ -66,10 +66,11 @@ final class LargeSale {
         }
 
         Section section() {
-            Section s = new Section("largeSale", "Large sale: selling at the speed of the parts").data(this).text("%,d units, "
-                    + "%,d buyers clicking as the sale page does (%d clicks at most); units/s: 202s over the time to "
-                    + "the last 202 (bench/README.md).", STOCK, BUYERS, CLICKS).table("route", "connections", "units sold/s",
-                    "sold out after", "answers by kind", "p50", "p99", "reconcile actions", "invariants");
+            Section s = new Section("largeSale", "Large sale: selling at the speed of the parts").data(this)
+                    .text("%,d units, %,d buyers clicking as the sale page does (%d clicks at most); units/s: 202s "
+                            + "over the time to the last 202 (bench/README.md).", STOCK, BUYERS, CLICKS)
+                    .table("route", "connections", "units sold/s", "sold out after", "answers by kind", "p50", "p99",
+                            "reconcile actions", "invariants");
             for (Run r : runs) {
                 s.row(r.route(), r.connections(), Section.f("%,.0f", r.unitsPerSecond()), r.sellOutSeconds() == null
                         ? "not sold out" : Section.f("%.2f s", r.sellOutSeconds()), r.byKind(), Section.f("%.1f ms",
