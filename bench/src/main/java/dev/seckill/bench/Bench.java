@@ -112,20 +112,10 @@ public final class Bench {
                 checks.add(Report.Check.of("protection", raw.get(raw.size() - 1)));
             }
             // The large sale through the edge and straight to the service, with each part's own cost beside it.
-            List<LargeSale.Run> large = new ArrayList<>();
-            PartCosts.Result parts = null;
-            if (o.largeSale()) {
-                say("minting " + LargeSale.BUYERS + " buyers for the large sale");
-                Users buyers = new Users(stack.tokenSecret(), o.firstUser(), LargeSale.BUYERS);
-                parts = PartCosts.run(stack, sampler, redis, o.connections());
-                large.add(LargeSale.run(stack, admin, sampler, buyers, LargeSale.VIA_EDGE, stack.edgePort(),
-                        o.connections(), o.duration()));
-                large.add(LargeSale.run(stack, admin, sampler, buyers, LargeSale.STRAIGHT, stack.servicePort(),
-                        o.connections(), o.duration()));
-                for (LargeSale.Run r : large) {
-                    raw.add(r.invariants());
-                    checks.add(Report.Check.of("large sale, " + r.route(), r.invariants()));
-                }
+            LargeSale.Result large = o.largeSale() ? LargeSale.run(stack, admin, sampler, redis, o) : null;
+            for (LargeSale.Run r : large == null ? List.<LargeSale.Run>of() : large.runs()) {
+                raw.add(r.invariants());
+                checks.add(Report.Check.of("large sale, " + r.route(), r.invariants()));
             }
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each), are
             // checked like every other sale of the run.
@@ -145,12 +135,15 @@ public final class Bench {
             if (!samples.isEmpty()) {
                 cpu.add(CpuWindow.cpu("whole bench", samples, samples.get(0).nanos(), samples.get(samples.size() - 1).nanos()));
             }
-            List<Ratio> ratios = ratios(ceilings);
             Report report = new Report(machine.finished(), scenario(o, stack), hold,
-                    Goals.of(o, ceilings, ratios, numbers, floods, memory, hot, large, parts, hold), checks, numbers,
-                    Report.timeline(t), Report.ceilings(ceilings), ratios, memory, cpu,
+                    Goals.of(o, ceilings, ceilings == null ? List.of() : ceilings.ratios(), numbers, floods, memory,
+                            hot, large == null ? List.of() : large.runs(), large == null ? null : large.parts(), hold),
+                    checks, numbers, Report.timeline(t), memory, cpu,
                     List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG), ceilings);
             report.write(out, t, samples, sampler.marks());
+            if (ceilings != null) {
+                ceilings.section(o).addTo(out);
+            }
             FloodLevels.addTo(out, floods, o);
             if (payments != null) {
                 payments.section().addTo(out);
@@ -162,12 +155,8 @@ public final class Bench {
                 protection.section().addTo(out);
             }
             HotSale.addTo(out, hot);
-            LargeSaleReport.addTo(out, large, parts);
-            for (LargeSale.Run r : large) {
-                System.out.println(String.format(Locale.ROOT, "large sale %d, %s: %,.0f units/s, sold out after %s s, "
-                        + "p99 %.1f ms; %s; CPU per accepted order %.0f µs", r.saleId(), r.route(), r.unitsPerSecond(),
-                        r.sellOutSeconds() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.sellOutSeconds()),
-                        r.latency().p99(), r.byKind(), r.cpu().machineMicrosPerUnit()));
+            if (large != null) {
+                large.section().addTo(out);
             }
             summary(report, out);
             return new Outcome(hold, raw, payments == null ? 0 : payments.returned(),
@@ -192,14 +181,6 @@ public final class Bench {
             return List.of();
         }
         return new FloodLevels(stack, admin, sampler, o).run(sale.saleId());
-    }
-
-    private static List<Ratio> ratios(Ceilings.Result c) {
-        if (c == null) {
-            return List.of();
-        }
-        return List.of(Ratio.of(c, Ceilings.PURCHASE, Ceilings.TRIVIAL), Ratio.of(c, Ceilings.PURCHASE_REFUSED, Ceilings.TRIVIAL),
-                Ratio.of(c, Ceilings.TRIVIAL, Ceilings.RETURN_200), Ratio.of(c, Ceilings.SHORT_CIRCUIT, Ceilings.RETURN_200));
     }
 
     private static Map<String, Object> scenario(BenchOptions o, Stack t) {

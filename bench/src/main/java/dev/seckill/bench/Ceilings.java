@@ -1,5 +1,7 @@
 package dev.seckill.bench;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.seckill.bench.writer.WriterBenchmark;
 import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
@@ -7,7 +9,6 @@ import org.redisson.api.RedissonClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,28 +16,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static dev.seckill.bench.Section.f;
 
 /**
- * The ceilings of the machine, measured in the same run as the flash sale so that their ratios hold on a noisy
- * machine. Two pairs, each pair measured by one generator, in interleaved rounds (the best round of each counts):
- * <ul>
- * <li>the edge alone (wrk, as bench/edge-ceiling.sh): nginx {@code return 200} ({@code /edge/bench/ok}) against the
- * sold-out short-circuit (bench/edge-soldout.lua on a dummy sale whose flag is set through {@code /edge/flags});</li>
- * <li>through the edge to the service (the bench client): the trivial proxied route ({@code GET /edge/bench/proxied},
- * operator-only, proxied uncached to the service's {@code /api/ping}, a small JSON answer that touches no dependency)
- * against the purchase path, twice: accepted (each request a
- * user's first click on a sale with stock to spare: edge, identity, Redis script, Kafka publish with acks=all, 202)
- * and refused in Redis (the same buyers clicking again: edge, identity, Redis script, 409 ALREADY_PURCHASED or the
- * per-user 429; no Kafka).</li>
- * </ul>
- * Then redis-benchmark of the purchase script and the writer's batch-vs-row benchmark, each once.
- *
- * <p>Each ceiling through the service counts only the answers it is named after ({@link NamedAnswers}): the run fails
- * when fewer than 95 % of a round's answers are those. The bench client honours the edge's {@code Retry-After} in the
- * purchase rounds, as shoppers do, so the edge's admission sheds what it does not take instead of answering a loop of
- * refusals.
+ * The machine's ceilings in the same run as the flash sale, in interleaved rounds: nginx return 200 and the sold-out
+ * short-circuit by wrk; the short-circuit, the trivial proxied route and the purchase path (accepted, refused in Redis)
+ * by the bench client, each counting only the answers it is named after ({@link NamedAnswers}); then redis-benchmark of
+ * the purchase script and the writer's batch-vs-row benchmark.
  */
-final class Ceilings {
+record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sampler sampler) {
 
     static final String RETURN_200 = "nginx return 200";
     static final String SHORT_CIRCUIT = "sold-out short-circuit";
@@ -45,9 +36,7 @@ final class Ceilings {
     static final String PURCHASE = "purchase path, accepted (202)";
     static final String PURCHASE_REFUSED = "purchase path, refused in Redis (409/429)";
     static final long DUMMY_SALE = 999_999_999L;
-    /** The edge's operator-only location proxied to the service's trivial route. */
     static final String TRIVIAL_PATH = "/edge/bench/proxied";
-    /** What each ceiling through the service is named after: the answers it may count. */
     static final Set<String> TRIVIAL_ANSWERS = Set.of("200 OK");
     static final Set<String> ACCEPTED_ANSWERS = Set.of("202 QUEUED");
     static final Set<String> REFUSED_ANSWERS = Set.of("409 ALREADY_PURCHASED", "429 RATE_LIMITED");
@@ -57,151 +46,148 @@ final class Ceilings {
     record PurchaseSale(long saleId, List<Attempt> attempts) {
     }
 
-    record Result(String trivialRoute, List<Measured> rounds, Map<String, Measured> best, List<PurchaseSale> sales,
-                  List<Measured> redis, WriterBenchmark.Result writer) {
+    /** Every round, the best of each, the ratios, redis-benchmark and the writer: the ceilings section's data. */
+    record Result(List<Measured> rounds, Map<String, Measured> best, List<Ratio> ratios, List<Measured> redis,
+                  WriterBenchmark.Result writer, @JsonIgnore List<PurchaseSale> sales) {
+
+        @JsonProperty
+        String trivialRoute() {
+            return "GET " + TRIVIAL_PATH;
+        }
+
+        @JsonProperty
+        List<Long> purchasePathSales() {
+            return sales.stream().map(PurchaseSale::saleId).toList();
+        }
+
+        Section section(BenchOptions o) {
+            Section s = new Section("ceilings", "Ceilings, measured in the same run").data(this)
+                    .text("Best of %d interleaved rounds of %d s at %d connections (latency of that round; "
+                            + "redis-benchmark one run, 50 clients); ratios below. The trivial proxied route is %s.",
+                            o.rounds(), o.ceilingTime().toSeconds(),
+                    o.connections(), trivialRoute()).table("what", "generator", "best req/s", "p50 ms", "p90 ms",
+                    "p99 ms", "max ms", "every round (req/s)", "answers of the best round",
+                    "mean ms in the service's Redis script / Kafka send");
+            for (Measured m : Stream.concat(best.values().stream(), redis.stream()).toList()) {
+                Measured.Latency l = m.latency();
+                Map<String, Double> in = m.inService();
+                s.row(m.name(), m.generator(), f("**%,.0f**", m.rps()), f("%.2f", l.p50()),
+                        l.p90() == 0 ? "-" : f("%.2f", l.p90()), f("%.2f", l.p99()), f("%.2f", l.max()),
+                        Stream.concat(rounds.stream(), redis.stream()).filter(x -> x.name().equals(m.name()))
+                                .map(x -> f("%,.0f", x.rps())).collect(Collectors.joining(" · ")), m.byKind(),
+                        in == null ? "" : f("%.1f / %.1f", in.get("redis_scriptMeanMs"), in.get("kafka_sendMeanMs")));
+            }
+            return s.text("Batch writer (WriterBenchmark, %d orders in batches of %d): **%,.0f orders/s** batched "
+                    + "against %,.0f orders/s row-at-a-time: **%.1f x** (consistent: %s).", writer.orders(),
+                    writer.batchSize(), writer.batchedOrdersPerSec(), writer.rowAtATimeOrdersPerSec(), writer.ratio(),
+                    writer.consistent()).text("Ratios, the median of the rounds' ratios (the two sides of a round run "
+                    + "back to back): %s.", ratios.stream().map(r -> f("%s **%.2f** (rounds %s; of the best rounds "
+                    + "%.2f)", r.name(), r.median(), r.rounds(), r.ofBest())).collect(Collectors.joining(" · ")));
+        }
     }
 
-    private final Stack stack;
-    private final Admin admin;
-    private final Users users;
-    private final BenchOptions options;
-    private final Sampler sampler;
-
-    Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sampler sampler) {
-        this.stack = stack;
-        this.admin = admin;
-        this.users = users;
-        this.options = options;
-        this.sampler = sampler;
-    }
-
-    Result run(RedissonClient redis) throws IOException, InterruptedException, SQLException {
+    Result run(RedissonClient redis) throws Exception {
         List<Measured> rounds = new ArrayList<>();
         List<PurchaseSale> sales = new ArrayList<>();
         Duration d = options.ceilingTime();
         Bench.say("ceilings: warming up the service paths");
         sampler.mark("ceilings");
-        NamedAnswers.require(steady(TRIVIAL, trivial(), Duration.ofSeconds(2), null), TRIVIAL_ANSWERS);
-        for (int r = 1; r <= options.rounds(); r++) {
-            Bench.say("ceilings: round " + r + " of " + options.rounds());
-            rounds.add(wrk(RETURN_200, "/edge/bench/ok", null));
-            rounds.addAll(shortCircuit(d));
-            rounds.add(NamedAnswers.require(steady(TRIVIAL, trivial(), d, null), TRIVIAL_ANSWERS));
-            rounds.addAll(purchaseRound(r, sales));
-        }
-        Map<String, Measured> best = new LinkedHashMap<>();
-        for (Measured m : rounds) {
-            best.merge(m.name(), m, (a, b) -> a.rps() >= b.rps() ? a : b);
-        }
-        Bench.say("ceilings: redis-benchmark of the purchase script");
-        sampler.mark("redis-benchmark");
-        List<Measured> redisResults = RedisCeiling.run(stack, redis, stack.redisPort(), 100_000);
-        Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
-        sampler.mark("writer benchmark");
-        WriterBenchmark.Result writer = WriterBenchmark.run(stack, WriterBenchmark.Options.of(50_000));
-        return new Result(TRIVIAL_PATH, rounds, best, sales, redisResults, writer);
-    }
-
-    /**
-     * Purchases of a dummy sale whose flag is set for just these runs, every one of which must be short-circuited:
-     * by wrk (bare purchases, against wrk's return 200), then by the bench client with the crowd's own requests
-     * (token, X-Forwarded-For), which is what the flood after a sell-out can reach with this client on this machine.
-     */
-    private List<Measured> shortCircuit(Duration d) throws IOException, InterruptedException {
-        admin.soldOutFlag(DUMMY_SALE, (int) (2 * d.toSeconds()) + 60);
+        trivial(stack.edgePort(), TRIVIAL_PATH, TRIVIAL, options.connections(), Duration.ofSeconds(2));
+        // The dummy sale is flagged sold out for the rounds: the edge must short-circuit every purchase of it.
+        admin.soldOutFlag(DUMMY_SALE, (int) (options.rounds() * (6 * d.toSeconds() + 130)) + 60);
         try {
-            double before = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
-            Measured byWrk = wrk(SHORT_CIRCUIT, "/", stack.home().resolve("bench/edge-soldout.lua"));
-            int n = users.size();
-            Measured byClient = NamedAnswers.require(steady(SHORT_CIRCUIT_CLIENT,
-                    i -> purchase(DUMMY_SALE, i % n, stack.edgePort()), d, null), SHORT_CIRCUIT_ANSWERS);
-            double answered = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before;
-            if (answered < byWrk.requests() + byClient.requests()) {
-                throw new IOException("only " + answered + " of " + (byWrk.requests() + byClient.requests())
-                        + " purchases of a flagged sale were short-circuited");
+            for (int r = 1; r <= options.rounds(); r++) {
+                Bench.say("ceilings: round " + r + " of " + options.rounds());
+                rounds.add(wrk(RETURN_200, "/edge/bench/ok", null));
+                double before = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
+                Measured byWrk = wrk(SHORT_CIRCUIT, "/", stack.home().resolve("bench/edge-soldout.lua"));
+                Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> purchase(DUMMY_SALE, i % users.size()), null,
+                        SHORT_CIRCUIT_ANSWERS);
+                if (admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
+                        < byWrk.requests() + byClient.requests()) {
+                    throw new IOException("not every purchase of a flagged sale was short-circuited");
+                }
+                rounds.addAll(List.of(byWrk, byClient, trivial(stack.edgePort(), TRIVIAL_PATH, TRIVIAL,
+                        options.connections(), d)));
+                rounds.addAll(purchaseRound(r, sales));
             }
-            return List.of(byWrk, byClient);
         } finally {
             admin.soldOutFlag(DUMMY_SALE, 0);
         }
+        Map<String, Measured> best = new LinkedHashMap<>();
+        rounds.forEach(m -> best.merge(m.name(), m, (a, b) -> a.rps() >= b.rps() ? a : b));
+        List<Ratio> ratios = List.of(Ratio.of(rounds, PURCHASE, TRIVIAL), Ratio.of(rounds, PURCHASE_REFUSED, TRIVIAL),
+                Ratio.of(rounds, TRIVIAL, RETURN_200), Ratio.of(rounds, SHORT_CIRCUIT, RETURN_200));
+        Bench.say("ceilings: redis-benchmark of the purchase script");
+        sampler.mark("redis-benchmark");
+        List<Measured> script = ShardCeiling.run(stack, redis, stack.redisPort(), 100_000, true);
+        Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
+        sampler.mark("writer benchmark");
+        return new Result(rounds, best, ratios, script, WriterBenchmark.run(stack, 50_000, 5_000, 5), sales);
     }
 
-    /**
-     * A purchase round on a new sale that cannot sell out: first clicks (202), then, once the writer has caught up,
-     * the buyers clicking again (409).
-     */
-    private List<Measured> purchaseRound(int round, List<PurchaseSale> sales) throws IOException, InterruptedException {
-        long sale = admin.createSale("bench-purchase-path-" + round + "-" + System.currentTimeMillis(), users.size());
-        List<Attempt> attempts = new ArrayList<>();
-        int port = stack.edgePort();
+    /** First clicks on a new sale that cannot sell out (202), then, once the writer caught up, its buyers again. */
+    private List<Measured> purchaseRound(int round, List<PurchaseSale> sales) throws Exception {
         int n = users.size();
+        long sale = admin.createSale("bench-purchase-path-" + round + "-" + System.currentTimeMillis(), n);
+        List<Attempt> attempts = new ArrayList<>();
+        sales.add(new PurchaseSale(sale, attempts));
         if (round == 1) {
-            purchases(PURCHASE, i -> purchase(sale, n - 1 - (i % n), port), Duration.ofSeconds(2), attempts);
+            steady(stack.edgePort(), options.connections(), PURCHASE, i -> purchase(sale, n - 1 - (i % n)),
+                    Duration.ofSeconds(2), attempts, true);
         }
         int warm = attempts.size();
         Map<String, Double> before = admin.serviceMetrics();
-        Measured accepted = NamedAnswers.require(purchases(PURCHASE, i -> purchase(sale, i % n, port),
-                options.ceilingTime(), attempts).withInService(inService(before, admin.serviceMetrics())),
-                ACCEPTED_ANSWERS);
-        sales.add(new PurchaseSale(sale, attempts));
-        awaitWriter(sale, attempts);
+        Measured accepted = client(PURCHASE, i -> purchase(sale, i % n), attempts, ACCEPTED_ANSWERS)
+                .withInService(inService(before, admin.serviceMetrics()));
+        if (admin.awaitDrained(sale, attempts.stream().filter(Attempt::accepted).count(), Duration.ofSeconds(120))
+                == null) {
+            Bench.say("ceilings: the writer did not catch up with sale " + sale + " within 120 s");
+        }
         int[] buyers = attempts.subList(warm, attempts.size()).stream().filter(Attempt::accepted)
                 .mapToInt(a -> users.index(a.userId())).distinct().toArray();
         if (buyers.length == 0) {
             throw new IOException("no purchase was accepted in sale " + sale + ": " + accepted.byStatus());
         }
-        before = admin.serviceMetrics();
-        Measured refused = NamedAnswers.require(purchases(PURCHASE_REFUSED,
-                i -> purchase(sale, buyers[i % buyers.length], port), options.ceilingTime(), attempts)
-                .withInService(inService(before, admin.serviceMetrics())), REFUSED_ANSWERS);
-        return List.of(accepted, refused);
+        Map<String, Double> again = admin.serviceMetrics();
+        Measured refused = client(PURCHASE_REFUSED, i -> purchase(sale, buyers[i % buyers.length]), attempts,
+                REFUSED_ANSWERS);
+        return List.of(accepted, refused.withInService(inService(again, admin.serviceMetrics())));
     }
 
-    /** The writer's catching up with a purchase round must not load the next measurement. */
-    private void awaitWriter(long sale, List<Attempt> attempts) throws IOException, InterruptedException {
-        long accepted = attempts.stream().filter(Attempt::accepted).count();
-        if (admin.awaitDrained(sale, accepted, Duration.ofSeconds(120)) == null) {
-            Bench.say("ceilings: the writer did not catch up with sale " + sale + " within 120 s");
-        }
-    }
-
-    /** Mean ms per call of the service's Redis script and Kafka send timers between two scrapes. */
+    /** Calls and mean ms per call of the service's Redis script and Kafka send timers between two scrapes. */
     private static Map<String, Double> inService(Map<String, Double> before, Map<String, Double> after) {
         Map<String, Double> m = new LinkedHashMap<>();
-        for (String timer : List.of("seckill_redis_script_seconds", "seckill_kafka_send_seconds")) {
-            double calls = after.getOrDefault(timer + "_count", 0.0) - before.getOrDefault(timer + "_count", 0.0);
-            double seconds = after.getOrDefault(timer + "_sum", 0.0) - before.getOrDefault(timer + "_sum", 0.0);
-            String name = timer.replace("seckill_", "").replace("_seconds", "");
-            m.put(name + "Calls", calls);
-            m.put(name + "MeanMs", calls > 0 ? Report.round(seconds * 1000 / calls) : 0.0);
+        for (String timer : List.of("redis_script", "kafka_send")) {
+            String metric = "seckill_" + timer + "_seconds";
+            double calls = after.getOrDefault(metric + "_count", 0.0) - before.getOrDefault(metric + "_count", 0.0);
+            double seconds = after.getOrDefault(metric + "_sum", 0.0) - before.getOrDefault(metric + "_sum", 0.0);
+            m.put(timer + "Calls", calls);
+            m.put(timer + "MeanMs", calls > 0 ? Report.round(seconds * 1000 / calls) : 0.0);
         }
         return m;
     }
 
-    private LoadClient.Request purchase(long sale, int i, int port) {
-        return new LoadClient.Request(users.purchase(i, sale, port), users.id(i));
+    private LoadClient.Request purchase(long sale, int i) {
+        return new LoadClient.Request(users.purchase(i, sale, stack.edgePort()), users.id(i));
     }
 
-    private IntFunction<LoadClient.Request> trivial() {
-        LoadClient.Request r = new LoadClient.Request(Users.get(TRIVIAL_PATH, stack.edgePort()), null);
-        return i -> r;
+    /** A round of the bench client; purchase rounds ({@code attempts} given) honour Retry-After. */
+    private Measured client(String name, IntFunction<LoadClient.Request> requests, List<Attempt> attempts,
+                            Set<String> named) throws IOException {
+        return NamedAnswers.require(steady(stack.edgePort(), options.connections(), name, requests,
+                options.ceilingTime(), attempts, attempts != null), named);
     }
 
-    /** A purchase round: as {@link #steady}, each connection waiting out the edge's Retry-After when refused. */
-    private Measured purchases(String name, IntFunction<LoadClient.Request> requests, Duration d,
-                               List<Attempt> attempts) throws IOException {
-        return steady(stack.edgePort(), options.connections(), name, requests, d, attempts, true);
-    }
-
-    private Measured steady(String name, IntFunction<LoadClient.Request> requests, Duration d,
-                            List<Attempt> attempts) throws IOException {
-        return steady(stack.edgePort(), options.connections(), name, requests, d, attempts, false);
+    /** A round of {@code d} of GET {@code path}, whose answers must be the service's 200. */
+    static Measured trivial(int port, String path, String name, int connections, Duration d) throws IOException {
+        LoadClient.Request r = new LoadClient.Request(Users.get(path, port), null);
+        return NamedAnswers.require(steady(port, connections, name, i -> r, d, null, false), TRIVIAL_ANSWERS);
     }
 
     /**
-     * One closed-loop round of {@code d} to {@code port} on {@code connections} connections (PathCost measures its
-     * rounds the same way); {@code attempts}, when not null, collects each purchase's answer; with
-     * {@code honourRetryAfter} a connection the edge refused waits out its Retry-After.
+     * One closed-loop round of {@code d} to {@code port}; {@code attempts}, when not null, collects each purchase's
+     * answer; with {@code honourRetryAfter} a refused connection waits out the edge's Retry-After.
      */
     static Measured steady(int port, int connections, String name, IntFunction<LoadClient.Request> requests,
                            Duration d, List<Attempt> attempts, boolean honourRetryAfter) throws IOException {

@@ -96,7 +96,7 @@ final class Goals {
                     f("%.2f x (%,.0f vs %,.0f units/s)", share, edge.unitsPerSecond(), straight.unitsPerSecond()),
                     ">= 0.9 x", share >= 0.9));
         }
-        Double whole = LargeSaleReport.wholeOverParts(large, parts);
+        Double whole = LargeSale.wholeOverParts(large, parts);
         if (whole != null) {
             g.add(new Report.Goal("large sale through the edge: CPU per accepted order vs the sum of its parts alone",
                     f("%.2f x (%,.0f vs %,.0f µs)", whole, edge.cpu().machineMicrosPerUnit(), parts.sum()), "<= 2 x",

@@ -1,20 +1,23 @@
 package dev.seckill.bench;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.seckill.testkit.Stack;
 import org.HdrHistogram.Histogram;
+import org.redisson.api.RedissonClient;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The large sale, as shoppers meet it: {@value #STOCK} units and {@value #BUYERS} distinct buyers who click as the
- * sale page does (a 429 or 503 waits out its Retry-After, SOLD_OUT stops; {@value #CLICKS} clicks at most), over
- * the run's connections, through the edge with its settings as they are; then a new sale of the same size straight
- * to the service's port, so the edge's share is visible. Each run: units sold per second (202s over the time to the
- * last one), time to sell out, every answer by kind, the CPU each component used per accepted order, the invariants.
+ * The large sale as shoppers meet it: {@value #STOCK} units, {@value #BUYERS} distinct buyers clicking as the sale page
+ * does (a 429 or 503 waits out its Retry-After, SOLD_OUT stops, {@value #CLICKS} clicks at most), through the edge,
+ * then a new sale straight to the service; each component's CPU per accepted order beside its part alone.
  */
 final class LargeSale {
 
@@ -24,68 +27,129 @@ final class LargeSale {
     static final String VIA_EDGE = "through the edge";
     static final String STRAIGHT = "straight to the service";
 
-    /**
-     * @param sellOutSeconds from the first click to the last 202, when every unit was sold (null when not)
-     * @param unitsPerSecond 202s per second until the sell-out (until the run's end when it did not sell out)
-     */
+    /** {@code unitsPerSecond}: 202s over the time to the last one (to the end when it did not sell out). */
     record Run(String route, long saleId, int connections, long answers, long accepted, Double sellOutSeconds,
                double unitsPerSecond, double seconds, Map<String, Long> byKind, Measured.Latency latency,
                CpuWindow.PerUnit cpu, int reconciled, Invariants.Report invariants) {
     }
 
+    /** One component's CPU per accepted order (µs): in each run, its part alone, through the edge over alone. */
+    record Row(String component, Double viaEdge, Double straight, Double alone, Double overAlone) {
+    }
+
+    /** Both runs and the parts alone: the large sale's section. */
+    record Result(List<Run> runs, PartCosts.Result parts) {
+
+        @JsonProperty
+        Double edgeOverStraight() {
+            Double share = edgeShare(runs);
+            return share == null ? null : Report.round(share);
+        }
+
+        @JsonProperty
+        List<Row> cpuPerAcceptedOrder() {
+            Set<String> components = new LinkedHashSet<>(Sampler.COMPONENTS);
+            components.addAll(List.of(Sampler.BENCH, "others"));
+            List<Row> rows = new ArrayList<>();
+            for (String c : components) {
+                rows.add(row(c, runs.get(0).cpu().microsPerUnit().get(c), runs.get(1).cpu().microsPerUnit().get(c),
+                        parts.alonePerOrder().get(c)));
+            }
+            rows.add(row("whole machine", runs.get(0).cpu().machineMicrosPerUnit(),
+                    runs.get(1).cpu().machineMicrosPerUnit(), Report.round(parts.sum())));
+            return rows;
+        }
+
+        private static Row row(String component, Double edge, Double straight, Double alone) {
+            return new Row(component, edge, straight, alone,
+                    edge != null && alone != null && alone > 0 ? Report.round(edge / alone) : null);
+        }
+
+        Section section() {
+            Section s = new Section("largeSale", "Large sale: selling at the speed of the parts").data(this)
+                    .text("%,d units, %,d buyers clicking as the sale page does (%d clicks at most); units/s: 202s "
+                            + "over the time to the last 202 (bench/README.md).", STOCK, BUYERS, CLICKS)
+                    .table("route", "connections", "units sold/s", "sold out after", "answers by kind", "p50", "p99",
+                            "reconcile actions", "invariants");
+            for (Run r : runs) {
+                s.row(r.route(), r.connections(), Section.f("%,.0f", r.unitsPerSecond()), r.sellOutSeconds() == null
+                        ? "not sold out" : Section.f("%.2f s", r.sellOutSeconds()), r.byKind(), Section.f("%.1f ms",
+                        r.latency().p50()), Section.f("%.1f ms", r.latency().p99()), r.reconciled(),
+                        r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
+            }
+            s.text("Through the edge / straight to the service: **%s x** units per second.",
+                    Section.n("%.2f", edgeShare(runs)))
+                    .text("### CPU per accepted order, by component (µs), beside each part of an order alone");
+            for (CpuWindow.PerUnit p : parts.parts()) {
+                s.text("- *%s*: %,d in %.1f s, per unit %s", p.window(), p.units(), p.seconds(), p.microsPerUnit());
+            }
+            s.table("component", "through the edge", "straight", "its part alone", "through the edge / alone");
+            for (Row r : cpuPerAcceptedOrder()) {
+                s.row(r.component(), Section.n("%.1f", r.viaEdge()), Section.n("%.1f", r.straight()),
+                        Section.n("%.1f", r.alone()), Section.n("%.2f x", r.overAlone()));
+            }
+            return s;
+        }
+    }
+
     private LargeSale() {
     }
 
-    static Run run(Stack stack, Admin admin, Sampler sampler, Users users, String route, int port, int connections,
-                   Duration max) throws Exception {
+    /** The parts alone, then the sale through the edge and straight to the service, each settled and checked. */
+    static Result run(Stack stack, Admin admin, Sampler sampler, RedissonClient redis, BenchOptions o)
+            throws Exception {
+        Bench.say("minting " + BUYERS + " buyers for the large sale");
+        Users buyers = new Users(stack.tokenSecret(), o.firstUser(), BUYERS);
+        PartCosts.Result parts = PartCosts.run(stack, sampler, redis, o.connections());
+        return new Result(List.of(run(stack, admin, sampler, buyers, VIA_EDGE, stack.edgePort(), o),
+                run(stack, admin, sampler, buyers, STRAIGHT, stack.servicePort(), o)), parts);
+    }
+
+    private static Run run(Stack stack, Admin admin, Sampler sampler, Users users, String route, int port,
+                           BenchOptions o) throws Exception {
         long sale = admin.createSale("bench-large-sale-" + (port == stack.edgePort() ? "edge" : "service") + "-"
                 + System.currentTimeMillis(), STOCK);
         Bench.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
-                + CLICKS + " clicks, " + connections + " connections");
+                + CLICKS + " clicks, " + o.connections() + " connections");
         long t0 = System.nanoTime();
         Crowd crowd = new Crowd(users, sale, port, CLICKS, t0).likeThePage();
         sampler.mark("large sale, " + route);
         CpuWindow window = CpuWindow.open(sampler);
-        long start = window.from() - t0;
-        LoadClient.run(new InetSocketAddress("127.0.0.1", port), connections, crowd,
-                window.from() + max.toNanos(), Duration.ofSeconds(30));
+        LoadClient.run(new InetSocketAddress("127.0.0.1", port), o.connections(), crowd,
+                window.from() + o.duration().toNanos(), Duration.ofSeconds(30));
         List<Attempt> attempts = crowd.attempts();
         long accepted = attempts.stream().filter(Attempt::accepted).count();
         CpuWindow.PerUnit cpu = window.close("large sale, " + route, accepted);
-        double seconds = cpu.seconds();
-        long lastAccepted = attempts.stream().filter(Attempt::accepted)
-                .mapToLong(a -> a.startNanos() + a.latencyNanos()).max().orElse(start) - start;
+        long lastAccepted = attempts.stream().filter(Attempt::accepted).mapToLong(a -> a.startNanos()
+                + a.latencyNanos()).max().orElse(window.from() - t0) - (window.from() - t0);
         Double sellOut = accepted >= STOCK ? lastAccepted / 1e9 : null;
-        double unitsPerSecond = accepted / (sellOut != null ? sellOut : seconds);
-        Bench.say(String.format(java.util.Locale.ROOT, "large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s;"
-                + " waiting for the writer", sale, route, attempts.size(), accepted, unitsPerSecond));
+        double unitsPerSecond = accepted / (sellOut != null ? sellOut : cpu.seconds());
+        Bench.say(Section.f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
+                sale, route, attempts.size(), accepted, unitsPerSecond));
         Settled settled = Settled.of(stack, admin, "large sale", sale, attempts);
-        return new Run(route, sale, connections, attempts.size(), accepted, sellOut, Report.round(unitsPerSecond),
-                seconds, byKind(attempts), latency(attempts), cpu, settled.reconciled(), settled.invariants());
-    }
-
-    static Map<String, Long> byKind(List<Attempt> attempts) {
-        Map<String, Long> m = new TreeMap<>();
+        Map<String, Long> byKind = new TreeMap<>();
+        Histogram micros = new Histogram(60_000_000L, 3);
         for (Attempt a : attempts) {
-            m.merge(a.kind(), 1L, Long::sum);
+            byKind.merge(a.kind(), 1L, Long::sum);
+            micros.recordValue(Math.min(micros.getHighestTrackableValue(), Math.max(1, a.latencyNanos() / 1000)));
         }
-        return m;
+        return new Run(route, sale, o.connections(), attempts.size(), accepted, sellOut, Report.round(unitsPerSecond),
+                cpu.seconds(), byKind, Measured.Latency.of(micros), cpu, settled.reconciled(), settled.invariants());
     }
 
-    private static Measured.Latency latency(List<Attempt> attempts) {
-        Histogram h = new Histogram(60_000_000L, 3);
-        for (Attempt a : attempts) {
-            h.recordValue(Math.min(h.getHighestTrackableValue(), Math.max(1, a.latencyNanos() / 1000)));
-        }
-        return Measured.Latency.of(h);
-    }
-
-    /** The run through the edge over the run straight to the service, units per second; null without both. */
+    /** Through the edge over straight to the service, units per second; null without both. */
     static Double edgeShare(List<Run> runs) {
         Run edge = find(runs, VIA_EDGE);
         Run straight = find(runs, STRAIGHT);
         return edge == null || straight == null || straight.unitsPerSecond() == 0 ? null
                 : edge.unitsPerSecond() / straight.unitsPerSecond();
+    }
+
+    /** The machine's CPU per accepted order through the edge over the sum of the parts alone; null without both. */
+    static Double wholeOverParts(List<Run> runs, PartCosts.Result parts) {
+        Run edge = find(runs, VIA_EDGE);
+        return edge == null || parts == null || parts.sum() <= 0 ? null
+                : edge.cpu().machineMicrosPerUnit() / parts.sum();
     }
 
     static Run find(List<Run> runs, String route) {

@@ -1,7 +1,5 @@
 package dev.seckill.bench;
 
-import dev.seckill.bench.writer.WriterBenchmark;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,7 +34,6 @@ final class Markdown {
         Ceilings.Result c = r.ceilingResult();
         Measured shortCircuit = c == null ? null : c.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
         s.append('\n').append(r.flashSale().section(shortCircuit == null ? null : shortCircuit.rps()).markdown());
-        ceilings();
         s.append('\n').append(Memory.section(r.memory()).markdown());
         s.append('\n').append(CpuWindow.section(r.cpu()).markdown());
         return s.toString();
@@ -65,45 +62,6 @@ final class Markdown {
                     c.redisRemaining() == null ? "none" : f("%,d", c.redisRemaining()), c.redisBuyers(),
                     c.oversold(), c.duplicates(), c.lost(), c.ok() ? "yes" : "**no**: " + String.join("; ", c.violations())));
         }
-    }
-
-    private void ceilings() {
-        Ceilings.Result c = r.ceilingResult();
-        if (c == null) {
-            return;
-        }
-        line("");
-        line("## Ceilings, measured in the same run");
-        line("");
-        line(f("Best of %d interleaved rounds of %d s at %s connections (latency of that round); ratios below. The "
-                        + "trivial proxied route is GET %s.", r.scenario().get("ceilingRounds"), r.scenario().get("ceilingSecondsPerRound"),
-                r.scenario().get("connections"), c.trivialRoute()));
-        line("");
-        line("| what | generator | best req/s | p50 ms | p90 ms | p99 ms | max ms | every round (req/s) | answers of the best round | mean ms in the service's Redis script / Kafka send |");
-        line("|---|---|---|---|---|---|---|---|---|---|");
-        for (Measured m : c.best().values()) {
-            String rounds = c.rounds().stream().filter(x -> x.name().equals(m.name()))
-                    .map(x -> f("%,.0f", x.rps())).collect(Collectors.joining(" · "));
-            Measured.Latency l = m.latency();
-            String in = m.inService() == null ? "" : f("%.1f / %.1f", m.inService().get("redis_scriptMeanMs"),
-                    m.inService().get("kafka_sendMeanMs"));
-            line(f("| %s | %s | **%,.0f** | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |", m.name(), m.generator(), m.rps(),
-                    l.p50(), l.p90(), l.p99(), l.max(), rounds, m.byKind(), in));
-        }
-        for (Measured m : c.redis()) {
-            Measured.Latency l = m.latency();
-            line(f("| %s | %s, -c 50 | **%,.0f** | %.2f | - | %.2f | %.2f | one run of %,d | %s | |", m.name(),
-                    m.generator(), m.rps(), l.p50(), l.p99(), l.max(), m.requests(), m.byKind()));
-        }
-        WriterBenchmark.Result w = c.writer();
-        line("");
-        line(f("Batch writer (WriterBenchmark, %d orders in batches of %d): **%,.0f orders/s** batched against %,.0f "
-                        + "orders/s row-at-a-time: **%.1f x** (consistent: %s).", w.orders(), w.batchSize(),
-                w.batchedOrdersPerSec(), w.rowAtATimeOrdersPerSec(), w.ratio(), w.consistent()));
-        line("");
-        line("Ratios, the median of the rounds' ratios (the two sides of a round run back to back): "
-                + r.ratios().stream().map(x -> f("%s **%.2f** (rounds %s; of the best rounds %.2f)", x.name(), x.median(),
-                        x.rounds(), x.ofBest())).collect(Collectors.joining(" · ")) + ".");
     }
 
     private void line(String text) {

@@ -1,25 +1,35 @@
 package dev.seckill.bench;
 
 import dev.seckill.bench.writer.WriterBenchmark;
+import dev.seckill.breaker.Outcomes;
+import dev.seckill.config.ServiceConfig;
+import dev.seckill.event.OrderEvent;
+import dev.seckill.purchase.KafkaSettings;
+import dev.seckill.purchase.OrderPublisher;
 import dev.seckill.testkit.Stack;
+import io.helidon.config.ConfigSources;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.redisson.api.RedissonClient;
 
+import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What each part of an accepted order costs alone, measured in the same run as the {@link LargeSale} so that the
- * whole can be set against the sum of its parts. Four measurements, each in its own CPU window:
- * <ul>
- * <li>{@link #TRIVIAL}: the trivial proxied route through the edge (edge, service's HTTP, load client per request);</li>
- * <li>{@link #SCRIPT}: purchase.lua by redis-benchmark, one fresh buyer per call (Redis per call);</li>
- * <li>{@link #RECORD}: an order event produced with the service's producer settings and acknowledged (Kafka per
- * record; the producer's side runs in the bench);</li>
- * <li>{@link #ROW}: rows through the writer's batch path (MariaDB per row; the writer's code runs in the bench).</li>
- * </ul>
+ * What each part of an accepted order costs alone, each in its own CPU window, so that the {@link LargeSale}'s whole
+ * can be set against the sum of its parts; beside them the service's trivial route straight to its port.
  */
 final class PartCosts {
 
@@ -27,13 +37,9 @@ final class PartCosts {
     static final String SCRIPT = "a purchase-script call (one buyer)";
     static final String RECORD = "a Kafka record produced and acknowledged";
     static final String ROW = "a row written (batch path)";
-    /** The service's trivial route, which the edge's {@link Ceilings#TRIVIAL_PATH} proxies to. */
-    static final String SERVICE_TRIVIAL = "/api/ping";
+    static final String TOPIC = "seckill.bench.parts";
 
-    /**
-     * Each part's window, the cost per order each component has alone (µs), and the two trivial routes the sale is
-     * set against: through the edge ({@link Ceilings#TRIVIAL_PATH}) and the service's own straight to its port.
-     */
+    /** Each part's window, each component's cost per order alone (µs), and the two trivial routes. */
     record Result(List<CpuWindow.PerUnit> parts, Map<String, Double> alonePerOrder, Measured trivialProxied,
                   Measured trivialStraight) {
 
@@ -46,47 +52,77 @@ final class PartCosts {
     }
 
     static Result run(Stack stack, Sampler sampler, RedissonClient redis, int connections) throws Exception {
-        List<CpuWindow.PerUnit> parts = new ArrayList<>();
-        Bench.say("part costs: " + TRIVIAL);
-        CpuWindow w = CpuWindow.open(sampler);
-        LoadClient.Request ping = new LoadClient.Request(Users.get(Ceilings.TRIVIAL_PATH, stack.edgePort()), null);
-        Measured trivial = NamedAnswers.require(Ceilings.steady(stack.edgePort(), connections, TRIVIAL, i -> ping,
-                Duration.ofSeconds(5), null, false), Ceilings.TRIVIAL_ANSWERS);
-        parts.add(w.close(TRIVIAL, trivial.requests()));
+        Measured[] proxied = new Measured[1];
+        List<CpuWindow.PerUnit> parts = List.of(
+                window(sampler, TRIVIAL, () -> (proxied[0] = Ceilings.trivial(stack.edgePort(), Ceilings.TRIVIAL_PATH,
+                        TRIVIAL, connections, Duration.ofSeconds(5))).requests()),
+                window(sampler, SCRIPT, () -> ShardCeiling.run(stack, redis, stack.redisPort(), 200_000, false).get(0)
+                        .requests()),
+                window(sampler, RECORD, () -> records(stack, 100_000, connections)),
+                window(sampler, ROW, () -> rows(stack)));
         Bench.say("part costs: the service's trivial route straight to its port");
-        LoadClient.Request straightPing = new LoadClient.Request(Users.get(SERVICE_TRIVIAL, stack.servicePort()), null);
-        Measured straight = NamedAnswers.require(Ceilings.steady(stack.servicePort(), connections,
-                "trivial route straight to the service", i -> straightPing, Duration.ofSeconds(5), null, false),
-                Ceilings.TRIVIAL_ANSWERS);
+        return new Result(parts, alone(parts), proxied[0], Ceilings.trivial(stack.servicePort(), "/api/ping",
+                "trivial route straight to the service", connections, Duration.ofSeconds(5)));
+    }
 
-        Bench.say("part costs: " + SCRIPT);
-        w = CpuWindow.open(sampler);
-        Measured script = RedisCeiling.queued(stack, redis, stack.redisPort(), 200_000);
-        parts.add(w.close(SCRIPT, script.requests()));
-
-        Bench.say("part costs: " + RECORD);
-        w = CpuWindow.open(sampler);
-        long records = KafkaCost.produce(stack, 100_000, connections);
-        parts.add(w.close(RECORD, records));
-
-        Bench.say("part costs: " + ROW);
-        w = CpuWindow.open(sampler);
-        int rows = WriterBenchmark.batchedOnly(stack, 100_000);
-        parts.add(w.close(ROW, rows));
-        return new Result(parts, alone(parts), trivial, straight);
+    private static CpuWindow.PerUnit window(Sampler sampler, String part, Callable<Long> units) throws Exception {
+        Bench.say("part costs: " + part);
+        CpuWindow w = CpuWindow.open(sampler);
+        return w.close(part, units.call());
     }
 
     /**
-     * An order's parts by the component that pays for them in a sale: the edge and the load client one proxied
-     * request each; the service its HTTP (the trivial request), its Redis client (redis-benchmark's side) and its
-     * producer (the bench's side of the records); Redis one script call; Kafka one record; the writer its batch code
-     * (the bench's side of the rows); MariaDB one row.
+     * Order events published by the service's own {@link OrderPublisher} (its application.yaml's settings, acks=all)
+     * to a scratch topic of one partition, as a sale's share one, by {@code inFlight} virtual threads each waiting
+     * for its acknowledgement as a purchase does; returns how many were acknowledged (all, or it throws).
      */
+    private static long records(Stack stack, int records, int inFlight) throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+        KafkaSettings kafka = KafkaSettings.from(ServiceConfig.with(ConfigSources.create(Map.of(
+                "kafka.bootstrap", stack.kafkaBootstrap(), "kafka.topic", TOPIC))).get("kafka"));
+        AtomicInteger next = new AtomicInteger();
+        long now = System.currentTimeMillis();
+        try (OrderPublisher publisher = OrderPublisher.create(kafka, Outcomes.NONE);
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Callable<Long> sender = () -> {
+                long acked = 0;
+                for (int i = next.getAndIncrement(); i < records; i = next.getAndIncrement()) {
+                    publisher.publish(OrderEvent.of(1_000_000L + i, ShardCeiling.TEST_SALE, 1_000_000L + i, 100, now),
+                            null);
+                    acked++;
+                }
+                return acked;
+            };
+            long acked = 0;
+            for (Future<Long> f : threads.invokeAll(Collections.nCopies(inFlight, sender))) {
+                acked += f.get();
+            }
+            return acked;
+        }
+    }
+
+    /** The batch path alone, as the writer runs it: every row it wrote, its warm-up's included. */
+    private static long rows(Stack stack) throws SQLException {
+        WriterBenchmark.Result w = WriterBenchmark.run(stack, 100_000, 0, 1);
+        if (!w.consistent()) {
+            throw new SQLException("the batch path wrote an inconsistent sale");
+        }
+        return w.rows();
+    }
+
+    /** Each component's part of an order alone; the service's Redis client and producer are the bench's side. */
     static Map<String, Double> alone(List<CpuWindow.PerUnit> parts) {
-        Map<String, Double> t = find(parts, TRIVIAL).microsPerUnit();
-        Map<String, Double> s = find(parts, SCRIPT).microsPerUnit();
-        Map<String, Double> k = find(parts, RECORD).microsPerUnit();
-        Map<String, Double> r = find(parts, ROW).microsPerUnit();
+        Map<String, Double> t = parts.get(0).microsPerUnit();
+        Map<String, Double> s = parts.get(1).microsPerUnit();
+        Map<String, Double> k = parts.get(2).microsPerUnit();
+        Map<String, Double> r = parts.get(3).microsPerUnit();
         Map<String, Double> m = new LinkedHashMap<>();
         m.put("edge", t.getOrDefault("edge", 0.0));
         m.put("service", t.getOrDefault("service", 0.0) + s.getOrDefault(Sampler.BENCH, 0.0)
@@ -98,9 +134,5 @@ final class PartCosts {
         m.put(Sampler.BENCH, t.getOrDefault(Sampler.BENCH, 0.0));
         m.replaceAll((c, v) -> Report.round(v));
         return m;
-    }
-
-    private static CpuWindow.PerUnit find(List<CpuWindow.PerUnit> parts, String name) {
-        return parts.stream().filter(p -> p.window().equals(name)).findFirst().orElseThrow();
     }
 }

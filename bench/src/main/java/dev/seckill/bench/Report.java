@@ -17,9 +17,8 @@ import java.util.Map;
  * invariant checks. Written as report.json, report.md and PNG charts into the out directory.
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
-              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, Map<String, Object> ceilings,
-              List<Ratio> ratios, List<Memory> memory, List<CpuWindow.Cpu> cpu, List<String> charts,
-              @JsonIgnore Ceilings.Result ceilingResult) {
+              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<Memory> memory,
+              List<CpuWindow.Cpu> cpu, List<String> charts, @JsonIgnore Ceilings.Result ceilingResult) {
 
     /** One target: measured against wanted, with the comparison spelled out. */
     record Goal(String name, String measured, String target, boolean met) {
@@ -69,20 +68,5 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
 
     static double round(double v) {
         return Math.round(v * 100) / 100.0;
-    }
-
-    /** The ceilings as JSON: every round, the best of each, redis-benchmark, the writer (the load logs stay out). */
-    static Map<String, Object> ceilings(Ceilings.Result c) {
-        if (c == null) {
-            return null;
-        }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("trivialRoute", "GET " + c.trivialRoute());
-        m.put("rounds", c.rounds());
-        m.put("best", c.best());
-        m.put("redis", c.redis());
-        m.put("writer", c.writer());
-        m.put("purchasePathSales", c.sales().stream().map(Ceilings.PurchaseSale::saleId).toList());
-        return m;
     }
 }

@@ -33,6 +33,10 @@ class ComparisonTest {
         assertEquals(1.5, row(r, "time to sell out").ratio());
         assertNull(row(r, "writer drain after the sell-out").ratio(), "no ratio without the single stack's number");
         assertTrue(r.rows().stream().noneMatch(x -> x.name().startsWith("evalsha")), "a ceiling one side lacks");
+        String md = Comparison.markdown(r, cluster, single);
+        assertTrue(md.contains("| flash sale: answers per second | 2,000 req/s | 4,000 req/s | 0.50 |"), md);
+        assertTrue(md.contains("| writer drain after the sell-out | 0.50 s | - | - |"), md);
+        assertTrue(md.contains("Invariants: cluster VIOLATED, single stack all hold"), md);
     }
 
     private static Comparison.Row row(Comparison.Result r, String name) {

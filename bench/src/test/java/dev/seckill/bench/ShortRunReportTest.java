@@ -76,7 +76,7 @@ class ShortRunReportTest {
         assertMarkers(charts.memory(), "flash sale (1.00 s)");
 
         Report report = new Report(Machine.now(), Map.of("stock", 50), true, List.of(), List.of(), numbers(),
-                Report.timeline(new Timeline(attempts())), null, List.of(), Memory.of(samples, T0, END),
+                Report.timeline(new Timeline(attempts())), Memory.of(samples, T0, END),
                 List.of(CpuWindow.cpu("flash sale", samples, T0, END)), List.of(), null);
         report.write(out, new Timeline(attempts()), samples, marks);
         for (String png : List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG)) {

@@ -25,7 +25,7 @@ public record DeliveryTimeout(Duration value) {
     }
 
     /** The timeout as Kafka's {@code delivery.timeout.ms} property takes it. */
-    public int millis() {
+    int millis() {
         return Math.toIntExact(value.toMillis());
     }
 }

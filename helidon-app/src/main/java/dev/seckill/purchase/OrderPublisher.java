@@ -46,7 +46,7 @@ public final class OrderPublisher implements AutoCloseable {
                 breaker);
     }
 
-    public static Map<String, Object> properties(KafkaSettings kafka) {
+    static Map<String, Object> properties(KafkaSettings kafka) {
         int deliveryTimeout = kafka.deliveryTimeout().millis();
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());

@@ -1,5 +1,6 @@
 package dev.seckill.bench.writer;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.testkit.Stack;
@@ -7,128 +8,161 @@ import dev.seckill.writer.config.WriterSettings;
 import dev.seckill.writer.store.DataSources;
 import dev.seckill.writer.store.OrderBatchWriter;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Measures, in one run against one MariaDB, the writer's production batch path ({@link OrderBatchWriter}, one
- * transaction per batch) against a row-at-a-time writer (one transaction per order). Not a test: numbers depend on
- * the machine. Both paths get a warm-up first (JIT, buffer pool); then they run in alternating rounds, so that a
- * noisy neighbour on a shared machine slows both alike, and each rate is total orders over total time. Every run is
- * checked for the invariants (rows = orders, stock taken = rows). It lives in the bench module, not in the writer's
- * jar: production ships without it. {@code bin/seckill bench} runs it among its ceilings ({@code Ceilings}).
+ * The writer's batch path ({@link OrderBatchWriter}, batches of 1000 over 4 sales) against one order per transaction
+ * (insert, guarded stock update, commit; one connection kept, its best case) on the stack's MariaDB: a warm-up of
+ * each, then alternating rounds so that a noisy neighbour slows both alike. Its sales are checked (rows = orders =
+ * stock taken) and deleted afterwards. Bench-only: the writer's jar ships without it.
  */
 public final class WriterBenchmark {
 
-    /**
-     * What to run: {@code orders} through the batch path in batches of {@code batch}, spread over {@code sales};
-     * {@code rowOrders} through the row-at-a-time path (it needs fewer to be measured); {@code rounds} of each.
-     */
-    public record Options(int orders, int batch, int sales, int rowOrders, int rounds) {
+    private static final int BATCH = 1000;
+    private static final int SALES = 4;
 
-        public Options {
-            if (orders % (sales * rounds) != 0 || rowOrders % rounds != 0) {
-                throw new IllegalArgumentException("orders must be a multiple of sales x rounds, rowOrders of rounds");
-            }
-        }
-
-        /** {@code orders} in batches of 1000 over 4 sales, a tenth of them (at least 1000) row at a time, 5 rounds. */
-        public static Options of(int orders) {
-            return new Options(orders, 1000, 4, Math.max(1000, orders / 10), 5);
-        }
-    }
-
-    /** Both rates and their ratio; {@code consistent} when every run kept the invariants. */
+    /** Each rate is total orders over total time; {@code rows}: all the batch path wrote, its warm-up's included. */
     public record Result(int orders, int batchSize, int sales, int rounds, double batchedSeconds,
                          double batchedOrdersPerSec, int rowAtATimeOrders, double rowAtATimeSeconds,
-                         double rowAtATimeOrdersPerSec, double ratio, boolean consistent) {
+                         double rowAtATimeOrdersPerSec, double ratio, boolean consistent, @JsonIgnore int rows) {
     }
 
-    private WriterBenchmark() {
+    private final HikariDataSource db;
+    private final OrderBatchWriter writer;
+    // Far above real order ids, so runs never collide with each other or with real orders.
+    private final long orderIdBase = 5_000_000_000_000_000_000L
+            + ThreadLocalRandom.current().nextLong(1, 1_000_000) * 1_000_000_000L;
+    private final String names = "bench-writer-" + orderIdBase + "-";
+    private long nextOrder;
+    private int sales;
+
+    private WriterBenchmark(HikariDataSource db) {
+        this.db = db;
+        this.writer = new OrderBatchWriter(db, 5);
     }
 
-    /** Runs against the stack's database; the sales and orders it made are deleted afterwards. */
-    public static Result run(Stack stack, Options o) throws SQLException {
-        WriterSettings.Db settings = new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword(), 2);
-        try (HikariDataSource db = DataSources.pool(settings)) {
-            BenchSales sales = new BenchSales(db);
-            OrderBatchWriter writer = new OrderBatchWriter(db, 5);
+    /** {@code orders} batched and {@code rowOrders} row at a time (0: none), in {@code rounds} alternating rounds. */
+    public static Result run(Stack stack, int orders, int rowOrders, int rounds) throws SQLException {
+        try (HikariDataSource db = DataSources.pool(new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(),
+                stack.dbPassword(), 2))) {
+            WriterBenchmark b = new WriterBenchmark(db);
             try {
-                batched(writer, sales, o.sales(), Math.min(o.orders(), 10_000), o.batch());
-                rowAtATime(db, sales, Math.min(o.rowOrders(), 1000));
-
-                Run fast = new Run(0, true);
-                Run slow = new Run(0, true);
-                for (int r = 0; r < o.rounds(); r++) {
-                    fast = fast.plus(batched(writer, sales, o.sales(), o.orders() / o.rounds(), o.batch()));
-                    slow = slow.plus(rowAtATime(db, sales, o.rowOrders() / o.rounds()));
+                int warm = Math.min(orders, 10_000);
+                b.batched(warm);
+                b.rowAtATime(Math.min(rowOrders, 1000));
+                double fast = 0;
+                double slow = 0;
+                for (int r = 0; r < rounds; r++) {
+                    fast += b.batched(orders / rounds);
+                    slow += b.rowAtATime(rowOrders / rounds);
                 }
-                double fastRate = o.orders() / fast.seconds();
-                double slowRate = o.rowOrders() / slow.seconds();
-                return new Result(o.orders(), o.batch(), o.sales(), o.rounds(), fast.seconds(), fastRate,
-                        o.rowOrders(), slow.seconds(), slowRate, fastRate / slowRate,
-                        fast.consistent() && slow.consistent());
+                double slowRate = rowOrders == 0 ? 0 : rowOrders / slow;
+                return new Result(orders, BATCH, SALES, rounds, fast, orders / fast, rowOrders, slow, slowRate,
+                        slowRate == 0 ? 0 : orders / fast / slowRate, b.consistent(), warm + orders);
             } finally {
-                sales.deleteAll();
+                b.update("DELETE FROM seckill_order WHERE sale_id IN (SELECT id FROM sale WHERE name LIKE ?)");
+                b.update("DELETE FROM sale WHERE name LIKE ?");
             }
         }
     }
 
-    /**
-     * The batch path alone, as the writer runs it: {@code orders} in batches of 1,000 over 4 sales, after a warm-up of
-     * 10,000; returns how many rows were written, the warm-up's included (all of them, or it throws), the sales
-     * deleted afterwards.
-     */
-    public static int batchedOnly(Stack stack, int orders) throws SQLException {
-        WriterSettings.Db settings = new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword(), 2);
-        try (HikariDataSource db = DataSources.pool(settings)) {
-            BenchSales sales = new BenchSales(db);
-            OrderBatchWriter writer = new OrderBatchWriter(db, 5);
-            try {
-                int warm = 10_000;
-                if (!batched(writer, sales, 4, warm, 1000).consistent()
-                        || !batched(writer, sales, 4, orders, 1000).consistent()) {
-                    throw new SQLException("the batch path wrote an inconsistent sale");
-                }
-                return warm + orders;
-            } finally {
-                sales.deleteAll();
-            }
+    private double batched(int orders) throws SQLException {
+        List<OrderEvent> events = new ArrayList<>();
+        for (int s = 0; s < SALES; s++) {
+            events.addAll(orders(createSale(orders / SALES), orders / SALES));
         }
+        // Round-robin over the sales, as a partition carrying several sales sees them.
+        events.sort((a, b) -> Long.compare(a.userId(), b.userId()));
+        long start = System.nanoTime();
+        for (int from = 0; from < events.size(); from += BATCH) {
+            writer.write(events.subList(from, Math.min(events.size(), from + BATCH)));
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
-    private static Run batched(OrderBatchWriter writer, BenchSales sales, int salesCount, int orders, int batch)
-            throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        for (int s = 0; s < salesCount; s++) {
-            ids.add(sales.create(orders / salesCount));
+    private double rowAtATime(int orders) throws SQLException {
+        if (orders == 0) {
+            return 0;
         }
-        List<OrderEvent> events = sales.orders(ids, orders);
+        List<OrderEvent> events = orders(createSale(orders), orders);
         long start = System.nanoTime();
-        for (int from = 0; from < events.size(); from += batch) {
-            writer.write(events.subList(from, Math.min(events.size(), from + batch)));
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        return new Run(seconds, sales.consistent(ids, orders / salesCount));
-    }
-
-    private static Run rowAtATime(HikariDataSource db, BenchSales sales, int orders) throws SQLException {
-        long sale = sales.create(orders);
-        List<OrderEvent> events = sales.orders(List.of(sale), orders);
-        long start = System.nanoTime();
-        try (RowAtATimeWriter row = new RowAtATimeWriter(db.getConnection())) {
+        try (Connection c = db.getConnection();
+             PreparedStatement insert = c.prepareStatement("INSERT IGNORE INTO seckill_order (order_id, sale_id,"
+                     + " user_id, price_cents, created_at) VALUES (?, ?, ?, ?, ?)");
+             PreparedStatement take = c.prepareStatement("UPDATE sale SET stock = stock - 1, version = version + 1"
+                     + " WHERE id = ? AND stock >= 1")) {
+            c.setAutoCommit(false);
             for (OrderEvent e : events) {
-                row.write(e);
+                insert.setLong(1, e.orderIdValue());
+                insert.setLong(2, e.saleId());
+                insert.setLong(3, e.userId());
+                insert.setLong(4, e.priceCents());
+                insert.setObject(5, LocalDateTime.ofInstant(Instant.ofEpochMilli(e.createdAt()), ZoneOffset.UTC));
+                take.setLong(1, e.saleId());
+                if (insert.executeUpdate() == 1 && take.executeUpdate() == 1) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
             }
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        return new Run(seconds, sales.consistent(List.of(sale), orders));
+        return (System.nanoTime() - start) / 1e9;
     }
 
-    private record Run(double seconds, boolean consistent) {
-        Run plus(Run other) {
-            return new Run(seconds + other.seconds, consistent && other.consistent);
+    private long createSale(int stock) throws SQLException {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO sale (name, price_cents, stock_total, stock,"
+                     + " starts_at, ends_at) VALUES (?, 990, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP() + INTERVAL 1 HOUR)",
+                     Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, names + sales++);
+            ps.setInt(2, stock);
+            ps.setInt(3, stock);
+            ps.executeUpdate();
+            c.commit();
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** {@code n} orders of one sale, users 1..n. */
+    private List<OrderEvent> orders(long sale, int n) {
+        List<OrderEvent> events = new ArrayList<>(n);
+        long now = System.currentTimeMillis();
+        for (int i = 1; i <= n; i++) {
+            events.add(OrderEvent.of(orderIdBase + nextOrder++, sale, i, 990, now));
+        }
+        return events;
+    }
+
+    /** Every sale of the run sold out into exactly its stock's rows. */
+    private boolean consistent() throws SQLException {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM sale s WHERE name LIKE ? AND (stock <> 0"
+                     + " OR stock_total <> (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id))")) {
+            ps.setString(1, names + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 0;
+            }
+        }
+    }
+
+    private void update(String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, names + "%");
+            ps.executeUpdate();
+            c.commit();
         }
     }
 }
