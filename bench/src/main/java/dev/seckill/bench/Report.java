@@ -1,8 +1,7 @@
 package dev.seckill.bench;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,29 +10,27 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+
+import static dev.seckill.bench.Section.f;
 
 /**
- * Everything one bench run found, and its verdict: the targets of issue 7 as measured value against target, and the
- * invariant checks. Written as report.json, report.md and PNG charts into the out directory.
+ * One bench run's verdict (targets, invariants) and its flash sale, memory and CPU, written as report.json, report.md
+ * and the charts; the scenarios' sections are appended to both after it ({@link Section#addTo}).
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
               FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<Memory> memory,
               List<CpuWindow.Cpu> cpu, List<String> charts, @JsonIgnore Ceilings.Result ceilingResult) {
 
-    /** One target: measured against wanted, with the comparison spelled out. */
+    /** One target: measured against wanted. */
     record Goal(String name, String measured, String target, boolean met) {
     }
 
-    /** The invariant check of one sale, read from MySQL and Redis directly. */
-    record Check(String sale, long saleId, boolean ok, long stockTotal, long accepted, long dbOrders, long dbStock,
-                 Long redisRemaining, long redisBuyers, long oversold, long duplicates, long lost,
-                 List<String> violations) {
+    /** The invariant check of one sale of the run, read from MySQL and Redis directly. */
+    record Check(String sale, @JsonUnwrapped Invariants.Report check) {
 
-        /** Oversold counts the live orders (an expired order gave its unit back, and it may have been sold again). */
         static Check of(String sale, Invariants.Report r) {
-            return new Check(sale, r.saleId(), r.ok(), r.stockTotal(), r.accepted(), r.dbOrders(), r.dbStock(),
-                    r.redisRemaining(), r.redisBuyers(), Math.max(0, r.liveOrders() - r.stockTotal()),
-                    r.dbOrders() - r.distinctBuyers(), r.lost(), r.violations());
+            return new Check(sale, r);
         }
     }
 
@@ -46,11 +43,44 @@ record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Go
     List<Path> write(Path out, Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks) throws IOException {
         Files.createDirectories(out);
         List<Path> written = new ArrayList<>();
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        written.add(Files.writeString(out.resolve("report.json"), json.writeValueAsString(this)));
+        written.add(Files.writeString(out.resolve("report.json"), ReportSections.JSON.writeValueAsString(this)));
         written.addAll(new Charts(t, samples, marks, flashSale).write(out));
-        written.add(Files.writeString(out.resolve("report.md"), new Markdown(this).render()));
+        written.add(Files.writeString(out.resolve("report.md"), markdown()));
         return written;
+    }
+
+    /** report.md's head: the machine, the scenario, the verdict, the targets, the invariants, then the sections. */
+    String markdown() {
+        Machine m = machine;
+        StringBuilder s = new StringBuilder("# Seckill bench: a flash sale under load\n\n");
+        s.append(f("%s · %s, %d cores, %,d MB, %s, kernel %s · %s · load average before %s, after %s\n\n", m.date(),
+                m.cpu(), m.cores(), m.memoryMb(), m.os(), m.kernel(), m.java(), m.loadAverageBefore(),
+                m.loadAverageAfter()));
+        s.append("Scenario: ").append(scenario.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "))).append(".\n\n");
+        boolean hold = invariants.stream().allMatch(c -> c.check().ok());
+        s.append(f("**Verdict: %s; %d of %d targets met.**\n\n", hold ? "every invariant holds" : "INVARIANTS VIOLATED",
+                goals.stream().filter(Goal::met).count(), goals.size()));
+        Section targets = new Section("goals", "Targets").table("target", "measured", "wanted", "met");
+        goals.forEach(g -> targets.row(g.name(), g.measured(), g.target(), g.met() ? "yes" : "**no**"));
+        Section checks = new Section("invariants", "Invariants, read from MySQL and Redis after the writer caught up")
+                .table("sale", "id", "stock", "202 answers", "DB orders", "DB stock", "Redis remaining", "Redis buyers",
+                        "oversold", "duplicates", "lost", "holds");
+        for (Check c : invariants) {
+            Invariants.Report r = c.check();
+            checks.row(c.sale(), r.saleId(), f("%,d", r.stockTotal()), f("%,d", r.accepted()), f("%,d", r.dbOrders()),
+                    f("%,d", r.dbStock()), r.redisRemaining() == null ? "none" : f("%,d", r.redisRemaining()),
+                    f("%,d", r.redisBuyers()), Math.max(0, r.liveOrders() - r.stockTotal()),
+                    r.dbOrders() - r.distinctBuyers(), r.lost(),
+                    r.ok() ? "yes" : "**no**: " + String.join("; ", r.violations()));
+        }
+        Measured shortCircuit = ceilingResult == null ? null : ceilingResult.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
+        for (Section section : List.of(targets, checks,
+                flashSale.section(shortCircuit == null ? null : shortCircuit.rps()), Memory.section(memory),
+                CpuWindow.section(cpu))) {
+            s.append(section.markdown()).append('\n');
+        }
+        return s.toString();
     }
 
     static List<Map<String, Object>> timeline(Timeline t) {
