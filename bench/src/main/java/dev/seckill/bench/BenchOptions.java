@@ -48,10 +48,13 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         return parse();
     }
 
-    /** The options of a command line; a bad or unknown one is an IllegalArgumentException with the usage. */
+    /**
+     * The options of a command line, the last of a repeated one counting (bin/lib/bench.sh adds its own --out); a bad
+     * or unknown one is an IllegalArgumentException with the usage.
+     */
     public static BenchOptions parse(String... argv) {
         Args a = new Args();
-        CommandLine cli = new CommandLine(a);
+        CommandLine cli = new CommandLine(a).setOverwrittenOptionsAllowed(true);
         try {
             cli.parseArgs(argv);
         } catch (CommandLine.ParameterException e) {

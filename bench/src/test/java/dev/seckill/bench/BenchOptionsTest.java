@@ -96,4 +96,9 @@ class BenchOptionsTest {
         assertTrue(o.with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"), false).profile());
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--profile", "yes"));
     }
+
+    @Test
+    void aRepeatedOptionCountsItsLastValueAsTheScriptsOwnOutDoes() {
+        assertEquals(Path.of("b"), BenchOptions.parse("--out", "a", "--out", "b").out());
+    }
 }
