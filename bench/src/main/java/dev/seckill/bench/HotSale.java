@@ -59,8 +59,10 @@ public final class HotSale {
         Admin admin = new Admin(stack);
         Users users = new Users(stack.tokenSecret(), 1, BUYERS);
         long sale = admin.createSale("bench-hot-sale-" + mode + "-" + System.currentTimeMillis(), STOCK);
-        IntFunction<LoadClient.Request> buyer = i -> new LoadClient.Request(
-                users.purchase(Math.floorMod(i, BUYERS), sale, stack.servicePort()), users.id(Math.floorMod(i, BUYERS)));
+        IntFunction<LoadClient.Request> buyer = i -> {
+            int u = Math.floorMod(i, BUYERS);
+            return new LoadClient.Request(users.purchase(u, sale, stack.servicePort()), users.id(u));
+        };
         List<Attempt> attempts = new ArrayList<>();
         // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
         Ceilings.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),
