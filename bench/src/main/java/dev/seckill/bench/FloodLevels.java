@@ -1,40 +1,61 @@
 package dev.seckill.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.UnixOperatingSystemMXBean;
 import dev.seckill.testkit.Stack;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static dev.seckill.bench.Section.f;
 
 /**
  * The sold-out flood at each of --flood-levels connections for --flood-seconds, one user and address per connection,
- * from client processes ({@link FloodProcess}) of at most {@link #PER_PROCESS} connections, measured once every
- * connection of the level is open. Each process connects from a loopback address of its own (127.0.0.1, .2, ...):
- * Linux gives one source address only ~14,000 ports to one destination quickly.
+ * from client processes ({@link #main}) of at most {@link #PER_PROCESS} connections, each from a loopback address of
+ * its own (Linux gives one source address only ~14,000 ports to one destination quickly). A client says READY once
+ * its connections are open, measures from the end of its standard input (every client ready) and prints its Part.
  */
 record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOptions options) {
 
     /** Connections per client process: well inside the open-files limit a container commonly allows (20,000). */
     static final int PER_PROCESS = 10_000;
+    private static final String SECRET_ENV = "SECKILL_FLOOD_TOKEN_SECRET";
+    private static final String READY = "READY";
+    private static final String PART = "PART ";
+    private static final Duration OPENING = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    /**
-     * One level; {@code reachedService}: the service's purchase answers meanwhile; {@code edgeAlerts}: lines of level
-     * alert or worse in the edge's error log meanwhile ("worker_connections are not enough", "Too many open files").
-     */
+    /** One level; {@code edgeAlerts}: lines of level alert or worse in the edge's error log meanwhile. */
     record Level(int connections, int processes, Measured measured, LoadClient.Wire wire, long shortCircuits,
                  long reachedService, long rechecks, long edgeAlerts, String firstAlert) {
 
         boolean clean() {
             return wire.connected() >= connections && wire.failed() == 0 && measured.count("0") == 0 && edgeAlerts == 0;
+        }
+    }
+
+    /** What one client measured; {@code latency}: its HdrHistogram (µs) in the library's encoding. */
+    record Part(Measured measured, byte[] latency, LoadClient.Wire wire) {
+
+        static Part of(Measured measured, Histogram h, LoadClient.Wire wire) {
+            ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+            return new Part(measured, Arrays.copyOf(b.array(), h.encodeIntoByteBuffer(b)), wire);
         }
     }
 
@@ -64,17 +85,16 @@ record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOptions optio
                 clients.add(start(saleId, share, options.firstUser() + p * perProcess, "127.0.0." + (p + 1)));
             }
             for (Process c : clients) {
-                line(c, FloodProcess.READY);
+                line(c, READY);
             }
             for (Process c : clients) {
-                c.getOutputStream().close(); // GO
+                c.getOutputStream().close();
             }
-            List<FloodProcess.Part> parts = new ArrayList<>();
+            List<Part> parts = new ArrayList<>();
             for (Process c : clients) {
-                parts.add(ReportSections.JSON.readValue(line(c, FloodProcess.RESULT), FloodProcess.Part.class));
+                parts.add(ReportSections.JSON.readValue(line(c, PART), Part.class));
             }
-            List<String> log = edgeLog();
-            List<String> alerts = log.subList(Math.min(logLines, log.size()), log.size()).stream()
+            List<String> alerts = edgeLog().stream().skip(logLines)
                     .filter(l -> l.contains("[alert]") || l.contains("[crit]") || l.contains("[emerg]")).toList();
             Map<String, Double> edgeAfter = admin.edgeMetrics();
             return new Level(connections, processes, merge("flood " + connections, parts),
@@ -91,13 +111,13 @@ record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOptions optio
         }
     }
 
-    /** The processes' measurements as one: they ran side by side over the same window, so their rates add up. */
-    static Measured merge(String name, List<FloodProcess.Part> parts) {
+    /** The clients' measurements as one: they ran side by side over the same window, so their rates add up. */
+    static Measured merge(String name, List<Part> parts) {
         Histogram latency = new Histogram(60_000_000L, 3);
         Map<String, Long> byStatus = new TreeMap<>();
         Map<String, Long> byKind = new TreeMap<>();
-        for (FloodProcess.Part p : parts) {
-            p.addTo(latency);
+        for (Part p : parts) {
+            latency.add(Histogram.decodeFromByteBuffer(ByteBuffer.wrap(p.latency()), 0));
             p.measured().byStatus().forEach((k, v) -> byStatus.merge(k, v, Long::sum));
             p.measured().byKind().forEach((k, v) -> byKind.merge(k, v, Long::sum));
         }
@@ -109,15 +129,15 @@ record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOptions optio
     private Process start(long saleId, int connections, long firstUser, String source) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xms32m",
                 "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                FloodProcess.class.getName(), Integer.toString(stack.edgePort()), Long.toString(saleId),
+                FloodLevels.class.getName(), Integer.toString(stack.edgePort()), Long.toString(saleId),
                 Integer.toString(connections), Long.toString(options.floodTime().toSeconds()),
                 Long.toString(firstUser), source).redirectError(ProcessBuilder.Redirect.INHERIT);
         // The secret goes by environment, never on a command line that any process can read.
-        pb.environment().put(FloodProcess.SECRET_ENV, stack.tokenSecret());
+        pb.environment().put(SECRET_ENV, stack.tokenSecret());
         return pb.start();
     }
 
-    /** The rest of the client's first line that starts with {@code prefix}. */
+    /** The rest of the client's first line that starts with {@code prefix} (the JVM may print others). */
     private static String line(Process c, String prefix) throws IOException {
         for (String l = c.inputReader().readLine(); l != null; l = c.inputReader().readLine()) {
             if (l.startsWith(prefix)) {
@@ -159,5 +179,38 @@ record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOptions optio
                     l.rechecks());
         }
         s.data(levels).addTo(out);
+    }
+
+    /**
+     * A client process: EDGE_PORT SALE_ID CONNECTIONS SECONDS FIRST_USER SOURCE_ADDRESS, the token secret in
+     * {@value #SECRET_ENV}; each connection sends from the moment it opens (the edge cuts an idle one).
+     */
+    public static void main(String[] args) throws IOException {
+        int port = Integer.parseInt(args[0]);
+        long sale = Long.parseLong(args[1]);
+        int connections = Integer.parseInt(args[2]);
+        Duration length = Duration.ofSeconds(Long.parseLong(args[3]));
+        Users users = new Users(Objects.requireNonNull(System.getenv(SECRET_ENV), SECRET_ENV + " is not set"),
+                Long.parseLong(args[4]), connections);
+        CountDownLatch open = new CountDownLatch(connections);
+        Steady steady = Steady.warm(i -> new LoadClient.Request(users.purchase(i % connections, sale, port), null),
+                total -> open.countDown());
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                if (!open.await(OPENING.toSeconds(), TimeUnit.SECONDS)) {
+                    System.err.println("flood: not every connection opened within " + OPENING.toSeconds() + " s");
+                }
+                System.out.println(READY);
+                System.in.transferTo(OutputStream.nullOutputStream());
+            } catch (IOException | InterruptedException e) {
+                System.err.println("flood: " + e);
+            }
+            long t0 = System.nanoTime();
+            steady.window(t0, t0 + length.toNanos());
+        });
+        LoadClient.Wire wire = LoadClient.run(new InetSocketAddress("127.0.0.1", port), InetAddress.getByName(args[5]),
+                connections, steady, System.nanoTime() + OPENING.plus(length).plus(TIMEOUT).toNanos(), TIMEOUT);
+        System.out.println(PART + new ObjectMapper().writeValueAsString(Part.of(steady.result("flood"),
+                steady.histogram(), wire)));
     }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -25,6 +26,8 @@ public final class HotSale {
     static final int STOCK = 100_000;
     static final String ONE_CALL = "one-call";
     static final String COALESCING = "coalescing";
+    /** Distinct buyers: far more than one run makes decisions on this machine. */
+    private static final int BUYERS = 200_000;
 
     /** One run; {@code attemptsPerCall}: attempts decided per script call (0 when the service does not say). */
     record Run(String mode, String coalesceMax, long saleId, Measured measured, double attemptsPerCall,
@@ -44,10 +47,9 @@ public final class HotSale {
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i], args[i + 1]);
         }
-        Run run = run(Stack.get(), a.getOrDefault("--mode", COALESCING), a.getOrDefault("--coalesce-max", "default"),
-                Duration.ofSeconds(Long.parseLong(a.getOrDefault("--seconds", "10"))),
-                Integer.parseInt(a.getOrDefault("--connections", "256")));
-        Path out = Files.createDirectories(Path.of(a.getOrDefault("--out", "report")).toAbsolutePath());
+        Run run = run(Stack.get(), a.get("--mode"), a.get("--coalesce-max"),
+                Duration.ofSeconds(Long.parseLong(a.get("--seconds"))), Integer.parseInt(a.get("--connections")));
+        Path out = Files.createDirectories(Path.of(a.get("--out")).toAbsolutePath());
         ReportSections.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
         Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
         System.exit(run.invariants().ok() ? 0 : 1);
@@ -55,27 +57,25 @@ public final class HotSale {
 
     static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
         Admin admin = new Admin(stack);
-        int n = 200_000; // distinct buyers for far more decisions than one run makes on this machine
-        Users users = new Users(stack.tokenSecret(), 1, n);
+        Users users = new Users(stack.tokenSecret(), 1, BUYERS);
         long sale = admin.createSale("bench-hot-sale-" + mode + "-" + System.currentTimeMillis(), STOCK);
-        int port = stack.servicePort();
+        IntFunction<LoadClient.Request> buyer = i -> {
+            int u = Math.floorMod(i, BUYERS);
+            return new LoadClient.Request(users.purchase(u, sale, stack.servicePort()), users.id(u));
+        };
         List<Attempt> attempts = new ArrayList<>();
-        // The service was just restarted: a warm-up by other buyers, so that the measurement does not run on cold code.
-        Ceilings.steady(port, connections, "hot sale warm-up", i -> purchase(users, sale, n - 1 - (i % n), port),
+        // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
+        Ceilings.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),
                 Duration.ofSeconds(3), attempts, false);
         Map<String, Double> before = admin.serviceMetrics();
-        Measured measured = Ceilings.steady(port, connections, "hot sale, " + mode,
-                i -> purchase(users, sale, i % n, port), d, attempts, false);
+        Measured measured = Ceilings.steady(stack.servicePort(), connections, "hot sale, " + mode, buyer, d,
+                attempts, false);
         Map<String, Double> after = admin.serviceMetrics();
         double calls = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_count");
         double decided = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
         Settled settled = Settled.of(stack, admin, "hot sale", sale, attempts);
         return new Run(mode, coalesceMax, sale, measured, calls > 0 ? Report.round(decided / calls) : 0,
                 settled.reconciled(), settled.invariants());
-    }
-
-    private static LoadClient.Request purchase(Users users, long sale, int i, int port) {
-        return new LoadClient.Request(users.purchase(i, sale, port), users.id(i));
     }
 
     /** The runs bin/lib/bench.sh left in {@code out}, one-call first; empty when it ran none. */

@@ -49,15 +49,11 @@ final class PaymentRun {
     static Result run(Stack stack, Admin admin, BenchOptions o, FlashSale.Result sale, Payers first)
             throws IOException, InterruptedException {
         List<Attempt> all = new ArrayList<>(sale.attempts());
-        List<Wave> waves = new ArrayList<>();
-        long accepted = sale.accepted();
-        waves.add(new Wave(1, o.users(), o.stock(), accepted, first.finish()));
+        List<Wave> waves = new ArrayList<>(List.of(new Wave(1, o.users(), o.stock(), sale.accepted(), first.finish())));
         long nextUser = o.firstUser() + o.users();
-        for (int w = 2; w <= WAVES; w++) {
-            Long onSale = settled(admin, o, sale.saleId(), accepted).redisRemaining();
-            if (onSale == null || onSale == 0) {
-                break;
-            }
+        Admin.SaleStats settled = settled(admin, o, sale.saleId(), all);
+        for (int w = 2; w <= WAVES && settled.redisRemaining() != null && settled.redisRemaining() > 0; w++) {
+            long onSale = settled.redisRemaining();
             int n = (int) Math.min(1_000_000, onSale * SHOPPERS_PER_UNIT);
             Users users = new Users(stack.tokenSecret(), nextUser, n);
             nextUser += n;
@@ -67,22 +63,22 @@ final class PaymentRun {
                 Crowd crowd = new Crowd(users, sale.saleId(), stack.edgePort(), o.attempts(), t0);
                 LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), Math.min(o.connections(), n),
                         new PayingCrowd(crowd, payers), t0 + o.duration().toNanos(), Duration.ofSeconds(30));
-                long won = crowd.attempts().stream().filter(Attempt::accepted).count();
-                accepted += won;
                 all.addAll(crowd.attempts());
-                waves.add(new Wave(w, n, onSale, won, payers.finish()));
+                waves.add(new Wave(w, n, onSale, crowd.attempts().stream().filter(Attempt::accepted).count(),
+                        payers.finish()));
             }
+            settled = settled(admin, o, sale.saleId(), all);
         }
-        Admin.SaleStats last = settled(admin, o, sale.saleId(), accepted);
         ExpiryImpact.Result expiry = o.expiryOrders() > 0
                 ? ExpiryImpact.run(stack, admin, o.expiryOrders(), nextUser, o.connections()) : null;
-        return new Result(sale.saleId(), o.payRatio(), o.payWindow().toSeconds(), waves, last.dbExpired(),
-                waves.stream().skip(1).mapToLong(Wave::accepted).sum(), last, expiry, all);
+        return new Result(sale.saleId(), o.payRatio(), o.payWindow().toSeconds(), waves, settled.dbExpired(),
+                waves.stream().skip(1).mapToLong(Wave::accepted).sum(), settled, expiry, all);
     }
 
     /** Every order PAID or EXPIRED and every lapsed unit back in Redis, within the window and a minute. */
-    private static Admin.SaleStats settled(Admin admin, BenchOptions o, long saleId, long accepted)
+    private static Admin.SaleStats settled(Admin admin, BenchOptions o, long saleId, List<Attempt> attempts)
             throws IOException, InterruptedException {
+        long accepted = attempts.stream().filter(Attempt::accepted).count();
         Admin.SaleStats s = admin.awaitSettled(saleId, accepted, o.payWindow().plusSeconds(60));
         if (s == null) {
             throw new IllegalStateException("sale " + saleId + " did not settle: " + admin.stats(saleId));

@@ -9,17 +9,17 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A flood client's measurement crosses the process boundary as JSON and merges with the others' whole. */
-class FloodProcessTest {
+class FloodLevelsTest {
 
-    private static FloodProcess.Part part(long from, double rps, Map<String, Long> byStatus) throws Exception {
+    private static FloodLevels.Part part(long from, double rps, Map<String, Long> byStatus) throws Exception {
         Histogram h = new Histogram(60_000_000L, 3);
         for (long i = from; i < from + 10_000; i++) {
             h.recordValue(i * 7);
         }
         Measured m = new Measured("flood", "bench client", h.getTotalCount(), 2, rps, byStatus, byStatus,
                 Measured.Latency.of(h), null);
-        String json = ReportSections.JSON.writeValueAsString(FloodProcess.Part.of(m, h, new LoadClient.Wire(5, 1)));
-        return ReportSections.JSON.readValue(json, FloodProcess.Part.class);
+        String json = ReportSections.JSON.writeValueAsString(FloodLevels.Part.of(m, h, new LoadClient.Wire(5, 1)));
+        return ReportSections.JSON.readValue(json, FloodLevels.Part.class);
     }
 
     @Test
