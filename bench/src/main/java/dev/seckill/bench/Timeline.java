@@ -11,10 +11,10 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
-/** A load run's answers by outcome ("202 QUEUED", "0" for none) and latency (HdrHistogram), per time bucket and all. */
+/** A load run's answers by {@link Answer#kind} and latency (HdrHistogram), per time bucket and in all. */
 final class Timeline {
 
-    /** One bucket: its start (seconds from the run's start), answers by outcome, latency percentiles (ms). */
+    /** One bucket: its start (seconds from the run's start), answers by kind, latency percentiles (ms). */
     record Bucket(double at, Map<String, Long> outcomes, Measured.Latency latency) {
     }
 
@@ -39,10 +39,6 @@ final class Timeline {
         outcomes = outcomes(attempts);
     }
 
-    static String outcome(Attempt a) {
-        return a.code() == null ? Integer.toString(a.status()) : a.status() + " " + a.code();
-    }
-
     /** Answers per second in a bucket, of one outcome (or all when null). */
     double rate(Bucket b, String outcome) {
         return b.outcomes().entrySet().stream().filter(e -> outcome == null || e.getKey().equals(outcome))
@@ -50,7 +46,7 @@ final class Timeline {
     }
 
     private static Map<String, Long> outcomes(List<Attempt> attempts) {
-        return attempts.stream().collect(Collectors.groupingBy(Timeline::outcome, TreeMap::new, Collectors.counting()));
+        return attempts.stream().collect(Collectors.groupingBy(Attempt::kind, TreeMap::new, Collectors.counting()));
     }
 
     private static <H extends AbstractHistogram> H latency(List<Attempt> attempts, H us) {
