@@ -20,7 +20,8 @@ class WrkTest {
     void readsRateCountsAndLatencyInMilliseconds() throws Exception {
         Measured m = Wrk.parse("x", "Running 5s test @ http://127.0.0.1:48080/edge/bench/ok\n" + Wrk.MARK
                 + "{\"requests\": 37668, \"seconds\": 5.03, \"non2xx\": 12, \"socketErrors\": 3, "
-                + "\"latency\": {\"p50\": 0.412, \"p90\": 48.39, \"p99\": 108.42, \"max\": 1640, \"mean\": 0.53422}}\n");
+                + "\"latency\": {\"p50\": 0.412, \"p90\": 48.39, \"p99\": 108.42, \"max\": 1640, "
+                + "\"mean\": 0.53422}}\n");
         assertEquals(37668, m.requests());
         assertEquals(37668 / 5.03, m.rps(), 1e-9);
         assertEquals(5.03, m.seconds(), 1e-9);
