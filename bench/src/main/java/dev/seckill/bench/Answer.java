@@ -34,10 +34,8 @@ record Answer(int status, String body, boolean byEdge) {
 
     /** The wait a refusal asks for: its body's {@code retryAfter} (whole seconds, as its Retry-After), else 1 s. */
     long retryAfterNanos() {
-        try {
-            return Duration.ofSeconds(Math.max(1, Long.parseLong(Bodies.field(body, "retryAfter")))).toNanos();
-        } catch (NumberFormatException e) {
-            return Duration.ofSeconds(1).toNanos();
-        }
+        String s = Bodies.field(body, "retryAfter");
+        long seconds = s != null && s.matches("\\d{1,9}") ? Long.parseLong(s) : 1;
+        return Duration.ofSeconds(Math.max(1, seconds)).toNanos();
     }
 }

@@ -1,16 +1,8 @@
 package dev.seckill.bench;
 
-/**
- * One purchase attempt as the client saw it: who, when (ns from the start), how long, and the answer (its status,
- * code, order id, and whether the edge wrote it itself).
- */
+/** One purchase attempt as the client saw it: who, when (ns from the start), how long, and the answer. */
 public record Attempt(long userId, long startNanos, long latencyNanos, int status, String code, String orderId,
                       boolean byEdge) {
-
-    /** An attempt whose answer came from the service (or nobody). */
-    public Attempt(long userId, long startNanos, long latencyNanos, int status, String code, String orderId) {
-        this(userId, startNanos, latencyNanos, status, code, orderId, false);
-    }
 
     public boolean accepted() {
         return status == 202;

@@ -4,6 +4,7 @@ import dev.seckill.testkit.Stampede;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The flash-sale crowd, a {@link Stampede} of {@link Stampede#CROWD} shoppers, as a {@link LoadClient} script: every
@@ -12,37 +13,39 @@ import java.util.List;
  */
 final class Crowd implements LoadClient.Script {
 
-    private record Buyer(long id, byte[] request) {
-    }
-
-    private final List<Buyer> buyers = new ArrayList<>();
+    private final Users users;
+    private final byte[][] requests;
     private final long saleId;
     private final int clicks;
     private final long t0;
     private final List<Attempt> attempts = new ArrayList<>();
-    private Stampede<Buyer> stampede;
+    private Stampede<Integer> stampede;
 
     /** {@code t0}: the System.nanoTime() that attempt start times are measured from. */
     Crowd(Users users, long saleId, int edgePort, int clicks, long t0) {
-        for (int i = 0; i < users.size(); i++) {
-            buyers.add(new Buyer(users.id(i), users.purchase(i, saleId, edgePort)));
-        }
+        this.users = users;
+        this.requests = IntStream.range(0, users.size()).mapToObj(i -> users.purchase(i, saleId, edgePort))
+                .toArray(byte[][]::new);
         this.saleId = saleId;
         this.clicks = clicks;
         this.t0 = t0;
-        this.stampede = new Stampede<>(buyers, saleId, clicks, Stampede.CROWD, 0);
+        this.stampede = stampede(Stampede.CROWD);
     }
 
     /** Shoppers as the sale page behaves ({@link Stampede#PAGE}: Retry-After honoured, SOLD_OUT final). */
     Crowd likeThePage() {
-        stampede = new Stampede<>(buyers, saleId, clicks, Stampede.PAGE, 0);
+        stampede = stampede(Stampede.PAGE);
         return this;
+    }
+
+    private Stampede<Integer> stampede(Stampede.Rule rule) {
+        return new Stampede<>(IntStream.range(0, requests.length).boxed().toList(), saleId, clicks, rule, 0);
     }
 
     @Override
     public LoadClient.Request next() {
-        Stampede.Shopper<Buyer> s = stampede.next(System.nanoTime());
-        return s == null ? null : new LoadClient.Request(s.who.request(), s);
+        Stampede.Shopper<Integer> s = stampede.next(System.nanoTime());
+        return s == null ? null : new LoadClient.Request(requests[s.who], s);
     }
 
     @Override
@@ -53,8 +56,8 @@ final class Crowd implements LoadClient.Script {
     @Override
     @SuppressWarnings("unchecked")
     public void answered(LoadClient.Request request, long start, long end, Answer answer) {
-        Stampede.Shopper<Buyer> s = (Stampede.Shopper<Buyer>) request.tag();
-        Attempt a = answer.attempt(s.who.id(), start - t0, end - start);
+        Stampede.Shopper<Integer> s = (Stampede.Shopper<Integer>) request.tag();
+        Attempt a = answer.attempt(users.id(s.who), start - t0, end - start);
         attempts.add(a);
         stampede.answered(s, a.status(), a.code(), answer.retryAfterNanos(), end);
     }

@@ -15,11 +15,10 @@ import java.util.List;
 
 /**
  * A closed-loop HTTP/1.1 load generator on one NIO selector thread (bench/README.md says why it is kept): keep-alive
- * connections, each sending its next request once the previous one is answered, so that every answer belongs to a
- * known request and its timing. Answers need a Content-Length or chunks. A request whose connection fails or outlasts
- * the timeout is answered {@link Answer#NONE}; one still in flight at the deadline is dropped.
+ * connections, each sending its next request once the previous one is answered. A request whose connection fails or
+ * outlasts the timeout is answered {@link Answer#NONE}; one still in flight at the deadline is dropped.
  */
-final class LoadClient {
+final class LoadClient implements AutoCloseable {
 
     /** What the connections send, called on the client's one thread; next() is null when there is nothing now. */
     interface Script {
@@ -27,12 +26,11 @@ final class LoadClient {
 
         void answered(Request request, long startNanos, long endNanos, Answer answer);
 
-        /** Whether the script is done once nothing is left to send or in flight (a warm one waits for its turn). */
+        /** Whether the script is done once nothing is left to send or in flight. */
         default boolean finished() {
             return true;
         }
 
-        /** Another connection is established; {@code total} so far. */
         default void connected(long total) {
         }
     }
@@ -41,7 +39,6 @@ final class LoadClient {
     record Wire(long connected, long failed) {
     }
 
-    /** Bytes on the wire, and what the script wants back with the answer. */
     record Request(byte[] bytes, Object tag) {
     }
 
@@ -67,22 +64,18 @@ final class LoadClient {
         this.timeout = timeout.toNanos();
     }
 
-    /** Runs until the deadline, or until every connection is idle and the script has nothing to send and is done. */
     static Wire run(InetSocketAddress server, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
         return run(server, null, connections, script, deadlineNanos, timeout);
     }
 
-    /** The same, connecting from {@code source} (null: any). */
+    /** Runs until the deadline, or until every connection is idle and the script is done; from {@code source}. */
     static Wire run(InetSocketAddress server, InetAddress source, int connections, Script script, long deadlineNanos,
                     Duration timeout) throws IOException {
-        LoadClient c = new LoadClient(server, source, script, timeout);
-        try {
+        try (LoadClient c = new LoadClient(server, source, script, timeout)) {
             c.loop(connections, deadlineNanos);
-        } finally {
-            c.close();
+            return new Wire(c.connected, c.failed);
         }
-        return new Wire(c.connected, c.failed);
     }
 
     private void loop(int connections, long deadline) throws IOException {
@@ -100,11 +93,7 @@ final class LoadClient {
             if (!idle.isEmpty() && busy == 0 && script.finished()) {
                 return;
             }
-            if (opening) {
-                selector.selectNow(this::ready);
-            } else {
-                selector.select(this::ready, 20);
-            }
+            selector.select(this::ready, opening ? 1 : 20);
             long now = System.nanoTime();
             if (now >= nextCheck) {
                 nextCheck = now + PAUSE;
@@ -140,6 +129,9 @@ final class LoadClient {
             c.channel = SocketChannel.open();
             c.channel.configureBlocking(false);
             c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            // Every close is a reset: a closed port stays in TIME_WAIT for a minute, and a 20,000-connection flood
+            // level needs most of loopback's ~28,000 ephemeral ports per destination.
+            c.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
             if (source != null) {
                 c.channel.bind(source);
             }
@@ -222,21 +214,9 @@ final class LoadClient {
         c.reset();
     }
 
-    /**
-     * Ends with a reset of every connection (SO_LINGER 0), not a close: a closed port stays in TIME_WAIT for a minute,
-     * and a 20,000-connection flood level needs most of loopback's ~28,000 ephemeral ports per destination.
-     */
-    private void close() throws IOException {
-        for (Conn c : conns) {
-            try {
-                if (c.channel != null) {
-                    c.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
-                }
-            } catch (IOException e) {
-                // a broken connection: closing it is all that is left
-            }
-            closeChannel(c);
-        }
+    @Override
+    public void close() throws IOException {
+        conns.forEach(LoadClient::closeChannel);
         selector.close();
     }
 

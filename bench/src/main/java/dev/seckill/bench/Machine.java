@@ -11,19 +11,20 @@ import java.util.regex.Pattern;
 record Machine(String date, String os, String kernel, String cpu, int cores, long memoryMb, String java,
                String loadAverageBefore, String loadAverageAfter) {
 
-    private static final String LOAD = "^(\\S+ \\S+ \\S+)";
-
     static Machine now() {
         return new Machine(Instant.now().toString(), field("/etc/os-release", "^PRETTY_NAME=\"?([^\"\n]*)", "?"),
-                field("/proc/sys/kernel/osrelease", "(.+)", "?"), field("/proc/cpuinfo", "^model name\\s*:(.*)", "?"),
+                System.getProperty("os.version"), field("/proc/cpuinfo", "^model name\\s*:(.*)", "?"),
                 Runtime.getRuntime().availableProcessors(),
                 Long.parseLong(field("/proc/meminfo", "^MemTotal:\\s*(\\d+)", "0")) / 1024,
-                System.getProperty("java.vm.name") + " " + Runtime.version(), field("/proc/loadavg", LOAD, "?"), null);
+                System.getProperty("java.vm.name") + " " + Runtime.version(), loadAverage(), null);
     }
 
     Machine finished() {
-        return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore,
-                field("/proc/loadavg", LOAD, "?"));
+        return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore, loadAverage());
+    }
+
+    private static String loadAverage() {
+        return field("/proc/loadavg", "^(\\S+ \\S+ \\S+)", "?");
     }
 
     /** A file's text, or "" when it cannot be read (as when its process has just exited). */

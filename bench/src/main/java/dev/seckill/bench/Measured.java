@@ -1,6 +1,7 @@
 package dev.seckill.bench;
 
 import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.Histogram;
 
 import java.util.Map;
 
@@ -11,6 +12,15 @@ import java.util.Map;
  */
 record Measured(String name, String generator, long requests, double seconds, double rps, Map<String, Long> byStatus,
                 Map<String, Long> byKind, Latency latency, Map<String, Double> inService) {
+
+    /** The bench's latency histograms count microseconds, up to a minute (the load client times out at 30 s). */
+    static Histogram histogram() {
+        return new Histogram(60_000_000L, 3);
+    }
+
+    static void record(AbstractHistogram us, long nanos) {
+        us.recordValue(Math.min(us.getHighestTrackableValue(), Math.max(1, nanos / 1000)));
+    }
 
     Measured withInService(Map<String, Double> means) {
         return new Measured(name, generator, requests, seconds, rps, byStatus, byKind, latency, means);

@@ -14,12 +14,6 @@ final class NamedAnswers {
     private NamedAnswers() {
     }
 
-    static final class Mismatch extends IllegalStateException {
-        Mismatch(String message) {
-            super(message);
-        }
-    }
-
     /** The share of {@code m}'s answers (by {@link Answer#kind}) that are one of {@code named}; 0 without answers. */
     static double share(Measured m, Set<String> named) {
         long all = m.byKind().values().stream().mapToLong(Long::longValue).sum();
@@ -27,13 +21,12 @@ final class NamedAnswers {
         return all == 0 ? 0 : (double) ok / all;
     }
 
-    /** {@code m}, if at least {@link #SHARE} of its answers are {@code named}; else a {@link Mismatch}. */
     static Measured require(Measured m, Set<String> named) {
         double share = share(m, named);
         if (share < SHARE) {
-            throw new Mismatch(Section.f("the ceiling \"%s\" counts %s, but only %.1f %% of its %,d answers were "
-                    + "(at least %.0f %% must be): %s", m.name(), named, 100 * share, m.requests(), 100 * SHARE,
-                    m.byKind()));
+            throw new IllegalStateException(Section.f("the ceiling \"%s\" counts %s, but only %.1f %% of its %,d "
+                    + "answers were (at least %.0f %% must be): %s", m.name(), named, 100 * share, m.requests(),
+                    100 * SHARE, m.byKind()));
         }
         return m;
     }

@@ -11,18 +11,17 @@ import java.util.function.LongConsumer;
 
 /**
  * A {@link LoadClient} script for the ceilings and the flood levels: sends request i = 0, 1, 2 ... until the deadline
- * and counts the answers by {@link Answer#kind} and by status, timed in one HdrHistogram (microseconds) per status.
- * Given a list, each answer to a request tagged with a user id (Long) is kept there as an {@link Attempt}. A
- * {@link #warm} one sends from its first connection on but counts nothing until {@link #window} opens, so that many
- * connections are open and busy (an edge cuts an idle one at its header timeout) before the measurement begins.
+ * and counts the answers by status and by {@link Answer#kind}, timed in an HdrHistogram (µs). Given a list, each
+ * answer to a request tagged with a user id (Long) is kept there as an {@link Attempt}. A {@link #warm} one sends
+ * from its first connection on but counts nothing until {@link #window} opens, so that every connection is open and
+ * busy (an edge cuts an idle one at its header timeout) before the measurement begins.
  */
 final class Steady implements LoadClient.Script {
 
-    private static final long MAX_MICROS = 60_000_000L;
-
     private final IntFunction<LoadClient.Request> requests;
     private final List<Attempt> attempts;
-    private final Map<Integer, Histogram> byStatus = new TreeMap<>();
+    private final Histogram latency = Measured.histogram();
+    private final Map<String, Long> byStatus = new TreeMap<>();
     private final Map<String, Long> byKind = new TreeMap<>();
     private LongConsumer connected = total -> { };
     // Set by window() from another thread for a warm script.
@@ -93,8 +92,8 @@ final class Steady implements LoadClient.Script {
         if (start >= t0) {
             lastEnd = Math.max(lastEnd, end);
             byKind.merge(answer.kind(), 1L, Long::sum);
-            byStatus.computeIfAbsent(answer.status(), k -> new Histogram(MAX_MICROS, 3))
-                    .recordValue(Math.min(MAX_MICROS, Math.max(1, (end - start) / 1000)));
+            byStatus.merge(Integer.toString(answer.status()), 1L, Long::sum);
+            Measured.record(latency, end - start);
             if (attempts != null && request.tag() instanceof Long userId) {
                 attempts.add(answer.attempt(userId, start - t0, end - start));
             }
@@ -103,17 +102,13 @@ final class Steady implements LoadClient.Script {
 
     /** The latency of every answer so far, in microseconds. */
     Histogram histogram() {
-        Histogram all = new Histogram(MAX_MICROS, 3);
-        byStatus.values().forEach(all::add);
-        return all;
+        return latency;
     }
 
     Measured result(String name) {
-        Histogram all = histogram();
-        Map<String, Long> counts = new TreeMap<>();
-        byStatus.forEach((status, h) -> counts.put(Integer.toString(status), h.getTotalCount()));
         double seconds = Math.max(1e-9, (lastEnd - t0) / 1e9);
-        return new Measured(name, "bench client", all.getTotalCount(), seconds, all.getTotalCount() / seconds, counts,
-                byKind, Measured.Latency.of(all), null);
+        long n = latency.getTotalCount();
+        Measured.Latency l = Measured.Latency.of(latency);
+        return new Measured(name, "bench client", n, seconds, n / seconds, byStatus, byKind, l, null);
     }
 }

@@ -6,6 +6,7 @@ import dev.seckill.testkit.Stampede;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.stream.LongStream;
 
 /**
  * The bench's signed-in users {@code first .. first+n-1}, each with a token of the service's own {@link TokenSigner}
@@ -19,10 +20,7 @@ final class Users {
     Users(String tokenSecret, long first, int n) {
         TokenSigner signer = new TokenSigner(tokenSecret, Duration.ofHours(6), Clock.systemUTC());
         this.first = first;
-        this.tokens = new String[n];
-        for (int i = 0; i < n; i++) {
-            tokens[i] = signer.mint(first + i);
-        }
+        this.tokens = LongStream.range(first, first + n).mapToObj(signer::mint).toArray(String[]::new);
     }
 
     int size() {

@@ -18,17 +18,16 @@ final class Wrk {
     static final String MARK = "seckill-wrk-summary ";
     private static final String DONE = """
             done = function(s, latency)
-              local e = s.errors
-              io.write(string.format('%s{"requests": %%d, "micros": %%d, "non2xx": %%d, "socketErrors": %%d, '
-                .. '"p50": %%d, "p90": %%d, "p99": %%d, "max": %%d, "mean": %%f}\\n', s.requests, s.duration,
-                e.status, e.connect + e.read + e.write + e.timeout, latency:percentile(50), latency:percentile(90),
-                latency:percentile(99), latency.max, latency.mean))
+              local e, ms = s.errors, function(us) return us / 1000 end
+              io.write(string.format('%s{"requests": %%d, "seconds": %%f, "non2xx": %%d, "socketErrors": %%d, '
+                .. '"latency": {"p50": %%f, "p90": %%f, "p99": %%f, "max": %%f, "mean": %%f}}\\n', s.requests,
+                s.duration / 1e6, e.status, e.connect + e.read + e.write + e.timeout, ms(latency:percentile(50)),
+                ms(latency:percentile(90)), ms(latency:percentile(99)), ms(latency.max), ms(latency.mean)))
             end
             """.formatted(MARK);
 
-    /** wrk's summary; latencies in microseconds. */
-    record Summary(long requests, long micros, long non2xx, long socketErrors, double p50, double p90, double p99,
-                   double max, double mean) {
+    /** wrk's summary, latencies in milliseconds. */
+    private record Summary(long requests, double seconds, long non2xx, long socketErrors, Measured.Latency latency) {
     }
 
     private Wrk() {
@@ -68,9 +67,7 @@ final class Wrk {
         if (s.socketErrors() > 0) {
             byStatus.put("socket errors", s.socketErrors());
         }
-        double seconds = s.micros() / 1e6;
-        Measured.Latency l = new Measured.Latency(s.p50() / 1000, s.p90() / 1000, s.p99() / 1000, s.max() / 1000,
-                s.mean() / 1000);
-        return new Measured(name, "wrk", s.requests(), seconds, s.requests() / seconds, byStatus, byStatus, l, null);
+        return new Measured(name, "wrk", s.requests(), s.seconds(), s.requests() / s.seconds(), byStatus, byStatus,
+                s.latency(), null);
     }
 }

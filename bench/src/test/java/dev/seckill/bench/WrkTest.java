@@ -19,8 +19,9 @@ class WrkTest {
     @Test
     void readsRateCountsAndLatencyInMilliseconds() throws Exception {
         Measured m = Wrk.parse("x", "Running 5s test @ http://127.0.0.1:48080/edge/bench/ok\n" + Wrk.MARK
-                + "{\"requests\": 37668, \"micros\": 5030000, \"non2xx\": 12, \"socketErrors\": 3, \"p50\": 412, "
-                + "\"p90\": 48390, \"p99\": 108420, \"max\": 1640000, \"mean\": 534.22}\n");
+                + "{\"requests\": 37668, \"seconds\": 5.03, \"non2xx\": 12, \"socketErrors\": 3, "
+                + "\"latency\": {\"p50\": 0.412, \"p90\": 48.39, \"p99\": 108.42, \"max\": 1640, "
+                + "\"mean\": 0.53422}}\n");
         assertEquals(37668, m.requests());
         assertEquals(37668 / 5.03, m.rps(), 1e-9);
         assertEquals(5.03, m.seconds(), 1e-9);
