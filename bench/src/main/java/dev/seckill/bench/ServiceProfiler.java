@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,30 +33,31 @@ final class ServiceProfiler implements AutoCloseable {
     }
 
     private final long pid;
-    private final Path so;
+    private final Path dir;
     private final Path out;
     private final long started = System.nanoTime();
     private String engine = "-";
     private String failure;
     private boolean running;
 
-    private ServiceProfiler(long pid, Path so, Path out) {
+    private ServiceProfiler(long pid, Path dir, Path out) {
         this.pid = pid;
-        this.so = so;
+        this.dir = dir;
         this.out = out;
     }
 
     /** Starts recording the JVM {@code pid}, with the agent library and its log in {@code dir}; never throws. */
     static ServiceProfiler start(long pid, Path dir, Path out) {
-        ServiceProfiler p = new ServiceProfiler(pid, dir.resolve("libasyncProfiler.so"), out);
+        ServiceProfiler p = new ServiceProfiler(pid, dir, out);
         String arch = System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x64";
         try (InputStream in = ServiceProfiler.class.getResourceAsStream("/" + arch + "/libasyncProfiler.so")) {
             Files.createDirectories(out);
-            if (Files.notExists(p.so)) { // copied once: the service may have it loaded
-                Files.copy(Objects.requireNonNull(in, "no " + arch + " agent in async-profiler's jar"), p.so);
+            if (Files.notExists(dir.resolve("libasyncProfiler.so"))) { // copied once: the service may have it loaded
+                Files.copy(Objects.requireNonNull(in, "no " + arch + " agent in async-profiler's jar"),
+                        dir.resolve("libasyncProfiler.so"));
             }
-            p.command("list,file=" + dir.resolve("profiler-events.txt"));
-            String events = Files.readString(dir.resolve("profiler-events.txt")); // the CPU engine async-profiler picks
+            p.command("list,file=" + dir.resolve("profiler-events.txt")); // the CPU engine async-profiler picks
+            String events = Files.readString(dir.resolve("profiler-events.txt"));
             p.engine = events.contains("Perf events:") ? "perf_events" : events.contains("ctimer") ? "ctimer" : "wall";
             p.command("start," + OPTIONS + ",jfr,file=" + out.resolve(JFR));
             p.running = true;
@@ -73,18 +73,19 @@ final class ServiceProfiler implements AutoCloseable {
     Section stop() {
         double seconds = Report.round((System.nanoTime() - started) / 1e9);
         List<Graph> graphs = List.of();
-        if (failure == null) {
-            try {
+        try {
+            if (failure == null) {
                 command("stop,jfr,file=" + out.resolve(JFR));
                 running = false;
-                graphs = List.of(graph("cpu", "samples"), graph("wall", "samples"), graph("alloc", "MB", "--total"));
-            } catch (IOException | RuntimeException e) {
-                failure = "stopping or converting the recording: " + e.getMessage();
-                Bench.say("--profile: " + failure);
+                graphs = List.of(graph("cpu", "samples", false), graph("wall", "samples", false),
+                        graph("alloc", "MB", true));
             }
+        } catch (IOException | RuntimeException e) {
+            failure = "stopping or converting the recording: " + e.getMessage();
+            Bench.say("--profile: " + failure);
         }
-        Profile p = new Profile(failure, pid, engine, OPTIONS, seconds, graphs);
-        Section s = new Section("profile", "Where the time goes in the service (--profile)").data(p);
+        Section s = new Section("profile", "Where the time goes in the service (--profile)")
+                .data(new Profile(failure, pid, engine, OPTIONS, seconds, graphs));
         if (failure != null) {
             return s.text("Not profiled: %s.", failure);
         }
@@ -102,17 +103,17 @@ final class ServiceProfiler implements AutoCloseable {
         return s;
     }
 
-    /** Writes profile-KIND.html and profile-KIND.collapsed from the recording, and reads the collapsed stacks. */
-    private Graph graph(String kind, String unit, String... more) throws IOException {
+    /** Writes profile-KIND.html and its collapsed stacks, profile-KIND.collapsed (in bytes when {@code total}). */
+    private Graph graph(String kind, String unit, boolean total) throws IOException {
         String jfr = out.resolve(JFR).toString();
         String html = "profile-" + kind + ".html";
         Path collapsed = out.resolve("profile-" + kind + ".collapsed");
-        List<String> args = new ArrayList<>(List.of("--" + kind, "--dot", "--title", "Service: " + kind));
-        args.addAll(List.of(more));
-        JfrToFlame.convert(jfr, out.resolve(html).toString(), new Arguments(args.toArray(new String[0])));
-        args.addAll(List.of("-o", "collapsed"));
-        JfrToFlame.convert(jfr, collapsed.toString(), new Arguments(args.toArray(new String[0])));
-        return top(kind, html, unit, Files.readAllLines(collapsed), more.length > 0 ? 1 / 1048576.0 : 1);
+        Arguments args = new Arguments("--" + kind, "--dot", "--title", "Service: " + kind);
+        args.total = total;
+        JfrToFlame.convert(jfr, out.resolve(html).toString(), args);
+        args.output = "collapsed";
+        JfrToFlame.convert(jfr, collapsed.toString(), args);
+        return top(kind, html, unit, Files.readAllLines(collapsed), total ? 1 / 1048576.0 : 1);
     }
 
     /** The total and the 8 top frames by self value of collapsed stacks ("a;b;leaf 12"), frame types dropped. */
@@ -133,12 +134,12 @@ final class ServiceProfiler implements AutoCloseable {
 
     /** One agent command in the service; async-profiler's own message, from its log, when it fails. */
     private void command(String args) throws IOException {
-        Path log = so.resolveSibling("profiler.log");
+        Path log = dir.resolve("profiler.log");
         Files.deleteIfExists(log);
         try {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
             try {
-                vm.loadAgentPath(so.toString(), args + ",log=" + log);
+                vm.loadAgentPath(dir.resolve("libasyncProfiler.so").toString(), args + ",log=" + log);
             } finally {
                 vm.detach();
             }
@@ -151,13 +152,13 @@ final class ServiceProfiler implements AutoCloseable {
     /** Stops a recording still running (the bench failed on the way): the service must not record on. */
     @Override
     public void close() {
-        try {
-            if (running) {
-                running = false;
+        if (running) {
+            running = false;
+            try {
                 command("stop");
+            } catch (IOException e) {
+                Bench.say("--profile: could not stop async-profiler in the service: " + e.getMessage());
             }
-        } catch (IOException e) {
-            Bench.say("--profile: could not stop async-profiler in the service: " + e.getMessage());
         }
     }
 }
