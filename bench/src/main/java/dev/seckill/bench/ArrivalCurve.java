@@ -28,7 +28,7 @@ final class ArrivalCurve implements LoadClient.Script {
     static final int BITS = 8;
     /** The sale page's 25,000 hashes/s in Chromium (ProtectedSalePageIT) at 13 bits, scaled like the difficulty. */
     static final double DEVICE_HASHES_PER_SECOND = 25_000.0 / (1 << (13 - BITS));
-    static final long BUCKET_MS = 100;
+    static final long BUCKET_NANOS = Duration.ofMillis(100).toNanos();
     /** Each side ends after these buckets (10 s): a shopper still busy then has failed. */
     static final int BUCKETS = 100;
 
@@ -36,7 +36,7 @@ final class ArrivalCurve implements LoadClient.Script {
      * Per 100 ms by the moment sent: purchases the service answered, the edge refused (429), challenge and path steps.
      * Failed: no answer, a step refused, or busy at the end; late: solved after its device's moment.
      */
-    record Side(String name, int shoppers, long bought, long p50Ms, long p90Ms, long maxMs, long peakServed,
+    record Side(String name, long bought, long p50Ms, long p90Ms, long maxMs, long peakServed,
                 long peakRequests, long failed, long late, Map<String, Long> answers, long[] served,
                 long[] refusedAtEdge, long[] steps) {
     }
@@ -86,15 +86,40 @@ final class ArrivalCurve implements LoadClient.Script {
             long sale = admin.createSale("bench-arrival-" + System.nanoTime(), n, startsAt, protection, BITS);
             // The start on this JVM's nanosecond clock (the service reads the same wall clock on this machine).
             long t0 = System.nanoTime() + Duration.between(Instant.now(), startsAt).toNanos();
-            ArrivalCurve c = new ArrivalCurve(users, stack.edgePort(), sale, k == 1, t0, n);
-            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), n, c,
-                    t0 + Duration.ofMillis(BUCKETS * BUCKET_MS).toNanos(), Duration.ofSeconds(10));
-            sales.add(new Ceilings.PurchaseSale(sale, c.purchases));
-            sides[k] = c.side(k == 0 ? "clicks at once (unprotected sale)" : "challenge first (challenge sale)", n);
+            ArrivalCurve curve = new ArrivalCurve(users, stack.edgePort(), sale, k == 1, t0, n);
+            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), n, curve, t0 + BUCKETS * BUCKET_NANOS,
+                    Duration.ofSeconds(10));
+            sales.add(new Ceilings.PurchaseSale(sale, curve.purchases));
+            sides[k] = curve.side(k == 0 ? "clicks at once (unprotected sale)" : "challenge first (challenge sale)", n);
         }
-        Result r = new Result(n, BITS, DEVICE_HASHES_PER_SECOND, sides[0], sides[1]);
-        addTo(s, r);
-        return r;
+        Side p = sides[0];
+        Side c = sides[1];
+        s.text("""
+                ### The first seconds of a sale, with and without the challenge
+
+                %d shoppers per sale; a 429 or 503 is tried again after its Retry-After, three purchases at most. A \
+                device solves in what its salt took at %d bits / %,.0f hashes/s (the sale page's 25,000/s in Chromium, \
+                ProtectedSalePageIT, scaled like the difficulty: the mean solve of 13 bits, 0.33 s).""", n, BITS,
+                DEVICE_HASHES_PER_SECOND).table("", "shoppers with a 202", "first 202 after p50 / p90 / max",
+                "busiest 100 ms at the service: purchases / purchases + steps", "purchases the service answered / "
+                + "the edge refused", "every purchase's answer", "failed", "late");
+        for (Side d : List.of(p, c)) {
+            s.row(d.name(), d.bought() + " of " + n, d.p50Ms() + " / " + d.p90Ms() + " / " + d.maxMs()
+                    + " ms", "**" + d.peakServed() + "** / **" + d.peakRequests() + "**", Arrays.stream(d.served())
+                    .sum() + " / " + Arrays.stream(d.refusedAtEdge()).sum(), d.answers(), d.failed(), d.late());
+        }
+        s.text("Busiest 100 ms at the service with the challenge / without: **%.2f** counting purchases, **%.2f** "
+                + "every request. Per 100 ms from the start, by the moment sent: purchases the service answered "
+                + "(purchases the edge refused) + challenge and path steps; quiet 100 ms left out.",
+                (double) c.peakServed() / Math.max(1, p.peakServed()),
+                (double) c.peakRequests() / Math.max(1, p.peakRequests())).table("ms", "clicks at once", "challenge");
+        for (int b = 0; b < BUCKETS; b++) {
+            if (p.served()[b] + p.refusedAtEdge()[b] + c.served()[b] + c.refusedAtEdge()[b] + c.steps()[b] > 0) {
+                s.row(b * 100, p.served()[b] + " (" + p.refusedAtEdge()[b] + ")",
+                        c.served()[b] + " (" + c.refusedAtEdge()[b] + ") + " + c.steps()[b]);
+            }
+        }
+        return new Result(n, BITS, DEVICE_HASHES_PER_SECOND, p, c);
     }
 
     @Override
@@ -113,7 +138,7 @@ final class ArrivalCurve implements LoadClient.Script {
         Shopper s = (Shopper) request.tag();
         int status = answer.status();
         if (s.step != Step.PURCHASE) {
-            steps[bucket(start - t0)]++;
+            steps[(int) ((start - t0) / BUCKET_NANOS)]++;
         }
         if (s.step == Step.CHALLENGE && status == 409 && s.tries < 49) {
             // The service's clock may put the start a few ms after this JVM's: ask again shortly, boundedly.
@@ -127,7 +152,8 @@ final class ArrivalCurve implements LoadClient.Script {
             late += System.nanoTime() > path.at ? 1 : 0;
             due.add(path);
         } else if (s.step == Step.PATH && status == 200) {
-            due.add(s.then(Step.PURCHASE, end, users.purchase(s.user, sale, Bodies.field(answer.body(), "path"), port)));
+            String path = Bodies.field(answer.body(), "path");
+            due.add(s.then(Step.PURCHASE, end, users.purchase(s.user, sale, path, port)));
         } else if (s.step == Step.PURCHASE) {
             purchases.add(answer.attempt(users.id(s.user), start - t0, end - start));
             if ((status == 429 || status == 503) && s.tries < 2) { // three purchases at most
@@ -144,55 +170,21 @@ final class ArrivalCurve implements LoadClient.Script {
                 + "\r\nContent-Length: " + json.length() + "\r\n\r\n" + json).getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static int bucket(long nanosFromStart) {
-        return (int) (nanosFromStart / Duration.ofMillis(BUCKET_MS).toNanos());
-    }
-
     /** The side's numbers from its purchases (a 202 timed from the start to its answer) and its steps. */
     private Side side(String name, int n) {
         long[] served = new long[BUCKETS];
         long[] refused = new long[BUCKETS];
         Histogram bought = new Histogram(3);
         for (Attempt a : purchases) {
-            (a.status() == 429 ? refused : served)[bucket(a.startNanos())] += a.status() == 0 ? 0 : 1;
+            (a.status() == 429 ? refused : served)[(int) (a.startNanos() / BUCKET_NANOS)] += a.status() == 0 ? 0 : 1;
             if (a.accepted()) {
                 bought.recordValue((a.startNanos() + a.latencyNanos()) / 1_000_000);
             }
         }
-        return new Side(name, n, bought.getTotalCount(), bought.getValueAtPercentile(50),
+        return new Side(name, bought.getTotalCount(), bought.getValueAtPercentile(50),
                 bought.getValueAtPercentile(90), bought.getMaxValue(), Arrays.stream(served).max().orElse(0),
                 IntStream.range(0, BUCKETS).mapToLong(b -> served[b] + steps[b]).max().orElse(0), n - ended, late,
                 purchases.stream().collect(Collectors.groupingBy(Attempt::kind, TreeMap::new, Collectors.counting())),
                 served, refused, steps);
-    }
-
-    private static void addTo(Section s, Result a) {
-        Side p = a.plain();
-        Side c = a.challenge();
-        s.text("""
-                ### The first seconds of a sale, with and without the challenge
-
-                %d shoppers per sale; a 429 or 503 is tried again after its Retry-After, three purchases at most. A \
-                device solves in what its salt took at %d bits / %,.0f hashes/s (the sale page's 25,000/s in Chromium, \
-                ProtectedSalePageIT, scaled like the difficulty: the mean solve of 13 bits, 0.33 s).""", a.shoppers(),
-                a.bits(), a.deviceHashesPerSecond()).table("", "shoppers with a 202", "first 202 after p50 / p90 / max",
-                "busiest 100 ms at the service: purchases / purchases + steps", "purchases the service answered / "
-                + "the edge refused", "every purchase's answer", "failed", "late");
-        for (Side d : List.of(p, c)) {
-            s.row(d.name(), d.bought() + " of " + d.shoppers(), d.p50Ms() + " / " + d.p90Ms() + " / " + d.maxMs()
-                    + " ms", "**" + d.peakServed() + "** / **" + d.peakRequests() + "**", Arrays.stream(d.served())
-                    .sum() + " / " + Arrays.stream(d.refusedAtEdge()).sum(), d.answers(), d.failed(), d.late());
-        }
-        s.text("Busiest 100 ms at the service with the challenge / without: **%.2f** counting purchases, **%.2f** "
-                + "every request. Per 100 ms from the start, by the moment sent: purchases the service answered "
-                + "(purchases the edge refused) + challenge and path steps; quiet 100 ms left out.",
-                (double) c.peakServed() / Math.max(1, p.peakServed()),
-                (double) c.peakRequests() / Math.max(1, p.peakRequests())).table("ms", "clicks at once", "challenge");
-        for (int b = 0; b < BUCKETS; b++) {
-            if (p.served()[b] + p.refusedAtEdge()[b] + c.served()[b] + c.refusedAtEdge()[b] + c.steps()[b] > 0) {
-                s.row(b * BUCKET_MS, p.served()[b] + " (" + p.refusedAtEdge()[b] + ")",
-                        c.served()[b] + " (" + c.refusedAtEdge()[b] + ") + " + c.steps()[b]);
-            }
-        }
     }
 }

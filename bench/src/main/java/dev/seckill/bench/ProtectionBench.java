@@ -14,9 +14,8 @@ import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
 
 /**
- * {@code bin/seckill bench --protection}, after the flood, as the report's section "protection": what a purchase path
- * costs a purchase over HTTP, the in-process costs under JMH ({@link ProtectionCosts}) and what the challenge does to
- * a sale's first seconds ({@link ArrivalCurve}).
+ * {@code bench --protection}, the section "protection": a purchase path's cost over HTTP, the in-process costs
+ * ({@link ProtectionCosts}), and the challenge's effect on a sale's first seconds ({@link ArrivalCurve}).
  */
 record ProtectionBench(Stack stack, Admin admin, Users users, BenchOptions options) {
 
@@ -40,9 +39,8 @@ record ProtectionBench(Stack stack, Admin admin, Users users, BenchOptions optio
                 ### What a purchase path costs a purchase, over HTTP
 
                 Interleaved rounds through the edge, each side half the ceilings' time: a new unprotected and a new \
-                `challenge` sale back to back, first clicks (202), then the same buyers again. The paths are valid \
-                (minted by the service's PurchasePaths under the stack's secret), so this is what checking one adds. \
-                A ratio is the median of the rounds'; 1.0 means no cost.""")
+                `challenge` sale back to back, first clicks (202), then the same buyers again. The paths are valid, \
+                so this is what checking one adds. A ratio is the median of the rounds'; 1.0 means no cost.""")
                 .table("ratio", "median", "rounds", "of the best rounds");
         ratios.forEach(q -> s.row(q.name(), Section.f("**%.2f**", q.median()), q.rounds(), q.ofBest()));
         s.table("measurement", "req/s", "p50 ms", "p99 ms", "answers");
@@ -53,7 +51,7 @@ record ProtectionBench(Stack stack, Admin admin, Users users, BenchOptions optio
         return new Run(s.data(Map.of("costRounds", cost, "ratios", ratios, "jmh", jmh, "arrival", arrival)), sales);
     }
 
-    /** The rounds' measurements in order; each sale and its purchases go to {@code sales}. */
+    /** The rounds in order, paths minted as the service does; each sale and its purchases go to {@code sales}. */
     private List<Measured> pathCost(List<Ceilings.PurchaseSale> sales) throws IOException, InterruptedException {
         PurchasePaths minter = new PurchasePaths(stack.tokenSecret(), Duration.ofSeconds(120), Clock.systemUTC());
         List<Measured> rounds = new ArrayList<>();

@@ -34,10 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/**
- * JMH benchmarks of a protected sale's in-process costs on the service's own classes, and of a bot's solve time per
- * difficulty; {@link #run} runs them for the report (also {@code org.openjdk.jmh.Main ProtectionCosts}).
- */
+/** JMH benchmarks of a protected sale's in-process costs on the service's classes and of a bot's solve time. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -83,7 +80,7 @@ public class ProtectionCosts {
         return reserver.reserve(plain, 42, ++orderId, System.currentTimeMillis());
     }
 
-    /** One difficulty, with the hashes and solves of an iteration, which JMH reports beside the time per solve. */
+    /** One difficulty; JMH reports the iteration's hashes and solves beside the time per solve. */
     @AuxCounters(AuxCounters.Type.EVENTS)
     @State(Scope.Thread)
     public static class Work {
@@ -130,12 +127,12 @@ public class ProtectionCosts {
         s.text("""
                 ### The service's CPU per purchase, in-process (JMH)
 
-                The service's own classes under JMH (average time, 1 fork, 2 x 0.3 s warm-up, 5 x 0.3 s measured, \
-                error at 99.9%; the best iteration is the one neighbours disturbed least): the purchase decision of \
-                an unprotected sale (plainDecision) and of a protected one (pathCheck: one HMAC-SHA-256 of the path, \
-                no lookup), the bearer token check (one HMAC), and the purchase.lua call's Java side (scriptCall: \
-                keys, arguments, reply to outcome; Redis stubbed). A solution costs one SHA-256, one HMAC and one \
-                Redis SET NX per path issued.""").table("benchmark", "score", "error", "best iteration");
+                The service's classes under JMH (average time, 1 fork, 2 x 0.3 s warm-up, 5 x 0.3 s measured, error \
+                at 99.9%; the best iteration is the one neighbours disturbed least): the purchase decision unprotected \
+                (plainDecision) and protected (pathCheck: one HMAC-SHA-256 of the path, no lookup), the token check \
+                (one HMAC), the purchase.lua call's Java side (scriptCall; Redis stubbed). A solution costs one \
+                SHA-256, one HMAC and one Redis SET NX per path issued.""")
+                .table("benchmark", "score", "error", "best iteration");
         Map<String, Double> best = new HashMap<>();
         for (RunResult r : results) {
             Result<?> p = r.getPrimaryResult();

@@ -3,6 +3,7 @@ package dev.seckill.bench;
 import com.sun.tools.attach.VirtualMachine;
 import one.convert.Arguments;
 import one.convert.JfrToFlame;
+import one.jfr.JfrReader;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,10 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/**
- * The service's JVM under async-profiler (--profile): its agent, loaded into the service over the JDK's attach API,
- * records CPU, wall clock and allocation together in one JFR recording; its converter makes a flame graph of each.
- */
+/** --profile: async-profiler's agent, attached to the service, records CPU, wall and allocation in one JFR file. */
 final class ServiceProfiler implements AutoCloseable {
 
     static final String JFR = "service-profile.jfr";
@@ -56,12 +54,9 @@ final class ServiceProfiler implements AutoCloseable {
                 Files.copy(Objects.requireNonNull(in, "no " + arch + " agent in async-profiler's jar"),
                         dir.resolve("libasyncProfiler.so"));
             }
-            p.command("list,file=" + dir.resolve("profiler-events.txt")); // the CPU engine async-profiler picks
-            String events = Files.readString(dir.resolve("profiler-events.txt"));
-            p.engine = events.contains("Perf events:") ? "perf_events" : events.contains("ctimer") ? "ctimer" : "wall";
             p.command("start," + OPTIONS + ",jfr,file=" + out.resolve(JFR));
             p.running = true;
-            Bench.say("profiling the service (pid " + pid + ") with async-profiler, CPU engine " + p.engine);
+            Bench.say("profiling the service (pid " + pid + ") with async-profiler");
         } catch (IOException | RuntimeException e) {
             p.failure = e.getMessage();
             Bench.say("--profile: " + e.getMessage());
@@ -103,16 +98,20 @@ final class ServiceProfiler implements AutoCloseable {
         return s;
     }
 
-    /** Writes profile-KIND.html and its collapsed stacks, profile-KIND.collapsed (in bytes when {@code total}). */
+    /** Writes profile-KIND.html and its stacks, profile-KIND.collapsed (in bytes when {@code total}); the engine. */
     private Graph graph(String kind, String unit, boolean total) throws IOException {
-        String jfr = out.resolve(JFR).toString();
         String html = "profile-" + kind + ".html";
         Path collapsed = out.resolve("profile-" + kind + ".collapsed");
-        Arguments args = new Arguments("--" + kind, "--dot", "--title", "Service: " + kind);
+        Arguments args = new Arguments("--" + kind, "--dot", "--title", "Service: " + kind, "-o", "collapsed");
         args.total = total;
-        JfrToFlame.convert(jfr, out.resolve(html).toString(), args);
-        args.output = "collapsed";
-        JfrToFlame.convert(jfr, collapsed.toString(), args);
+        try (JfrReader jfr = new JfrReader(out.resolve(JFR).toString())) {
+            JfrToFlame flame = new JfrToFlame(jfr, args);
+            flame.convert();
+            engine = jfr.settings.getOrDefault("engine", engine); // the CPU engine async-profiler recorded with
+            flame.dump(Files.newOutputStream(collapsed)); // each dump closes its stream; the HTML's spends the tree
+            args.output = "html";
+            flame.dump(Files.newOutputStream(out.resolve(html)));
+        }
         return top(kind, html, unit, Files.readAllLines(collapsed), total ? 1 / 1048576.0 : 1);
     }
 
