@@ -3,21 +3,18 @@ package dev.seckill.bench;
 import com.sun.tools.attach.VirtualMachine;
 import one.convert.Arguments;
 import one.convert.JfrToFlame;
+import one.jfr.JfrReader;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/**
- * The service's JVM under async-profiler (--profile): its agent, loaded into the service over the JDK's attach API,
- * records CPU, wall clock and allocation together in one JFR recording; its converter makes a flame graph of each.
- */
+/** --profile: async-profiler's agent, attached to the service, records CPU, wall and allocation in one JFR file. */
 final class ServiceProfiler implements AutoCloseable {
 
     static final String JFR = "service-profile.jfr";
@@ -34,34 +31,32 @@ final class ServiceProfiler implements AutoCloseable {
     }
 
     private final long pid;
-    private final Path so;
+    private final Path dir;
     private final Path out;
     private final long started = System.nanoTime();
     private String engine = "-";
     private String failure;
     private boolean running;
 
-    private ServiceProfiler(long pid, Path so, Path out) {
+    private ServiceProfiler(long pid, Path dir, Path out) {
         this.pid = pid;
-        this.so = so;
+        this.dir = dir;
         this.out = out;
     }
 
     /** Starts recording the JVM {@code pid}, with the agent library and its log in {@code dir}; never throws. */
     static ServiceProfiler start(long pid, Path dir, Path out) {
-        ServiceProfiler p = new ServiceProfiler(pid, dir.resolve("libasyncProfiler.so"), out);
+        ServiceProfiler p = new ServiceProfiler(pid, dir, out);
         String arch = System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x64";
         try (InputStream in = ServiceProfiler.class.getResourceAsStream("/" + arch + "/libasyncProfiler.so")) {
             Files.createDirectories(out);
-            if (Files.notExists(p.so)) { // copied once: the service may have it loaded
-                Files.copy(Objects.requireNonNull(in, "no " + arch + " agent in async-profiler's jar"), p.so);
+            if (Files.notExists(dir.resolve("libasyncProfiler.so"))) { // copied once: the service may have it loaded
+                Files.copy(Objects.requireNonNull(in, "no " + arch + " agent in async-profiler's jar"),
+                        dir.resolve("libasyncProfiler.so"));
             }
-            p.command("list,file=" + dir.resolve("profiler-events.txt"));
-            String events = Files.readString(dir.resolve("profiler-events.txt")); // the CPU engine async-profiler picks
-            p.engine = events.contains("Perf events:") ? "perf_events" : events.contains("ctimer") ? "ctimer" : "wall";
             p.command("start," + OPTIONS + ",jfr,file=" + out.resolve(JFR));
             p.running = true;
-            Bench.say("profiling the service (pid " + pid + ") with async-profiler, CPU engine " + p.engine);
+            Bench.say("profiling the service (pid " + pid + ") with async-profiler");
         } catch (IOException | RuntimeException e) {
             p.failure = e.getMessage();
             Bench.say("--profile: " + e.getMessage());
@@ -73,18 +68,19 @@ final class ServiceProfiler implements AutoCloseable {
     Section stop() {
         double seconds = Report.round((System.nanoTime() - started) / 1e9);
         List<Graph> graphs = List.of();
-        if (failure == null) {
-            try {
+        try {
+            if (failure == null) {
                 command("stop,jfr,file=" + out.resolve(JFR));
                 running = false;
-                graphs = List.of(graph("cpu", "samples"), graph("wall", "samples"), graph("alloc", "MB", "--total"));
-            } catch (IOException | RuntimeException e) {
-                failure = "stopping or converting the recording: " + e.getMessage();
-                Bench.say("--profile: " + failure);
+                graphs = List.of(graph("cpu", "samples", false), graph("wall", "samples", false),
+                        graph("alloc", "MB", true));
             }
+        } catch (IOException | RuntimeException e) {
+            failure = "stopping or converting the recording: " + e.getMessage();
+            Bench.say("--profile: " + failure);
         }
-        Profile p = new Profile(failure, pid, engine, OPTIONS, seconds, graphs);
-        Section s = new Section("profile", "Where the time goes in the service (--profile)").data(p);
+        Section s = new Section("profile", "Where the time goes in the service (--profile)")
+                .data(new Profile(failure, pid, engine, OPTIONS, seconds, graphs));
         if (failure != null) {
             return s.text("Not profiled: %s.", failure);
         }
@@ -102,17 +98,21 @@ final class ServiceProfiler implements AutoCloseable {
         return s;
     }
 
-    /** Writes profile-KIND.html and profile-KIND.collapsed from the recording, and reads the collapsed stacks. */
-    private Graph graph(String kind, String unit, String... more) throws IOException {
-        String jfr = out.resolve(JFR).toString();
+    /** Writes profile-KIND.html and its stacks, profile-KIND.collapsed (in bytes when {@code total}); the engine. */
+    private Graph graph(String kind, String unit, boolean total) throws IOException {
         String html = "profile-" + kind + ".html";
         Path collapsed = out.resolve("profile-" + kind + ".collapsed");
-        List<String> args = new ArrayList<>(List.of("--" + kind, "--dot", "--title", "Service: " + kind));
-        args.addAll(List.of(more));
-        JfrToFlame.convert(jfr, out.resolve(html).toString(), new Arguments(args.toArray(new String[0])));
-        args.addAll(List.of("-o", "collapsed"));
-        JfrToFlame.convert(jfr, collapsed.toString(), new Arguments(args.toArray(new String[0])));
-        return top(kind, html, unit, Files.readAllLines(collapsed), more.length > 0 ? 1 / 1048576.0 : 1);
+        Arguments args = new Arguments("--" + kind, "--dot", "--title", "Service: " + kind, "-o", "collapsed");
+        args.total = total;
+        try (JfrReader jfr = new JfrReader(out.resolve(JFR).toString())) {
+            JfrToFlame flame = new JfrToFlame(jfr, args);
+            flame.convert();
+            engine = jfr.settings.getOrDefault("engine", engine); // the CPU engine async-profiler recorded with
+            flame.dump(Files.newOutputStream(collapsed)); // each dump closes its stream; the HTML's spends the tree
+            args.output = "html";
+            flame.dump(Files.newOutputStream(out.resolve(html)));
+        }
+        return top(kind, html, unit, Files.readAllLines(collapsed), total ? 1 / 1048576.0 : 1);
     }
 
     /** The total and the 8 top frames by self value of collapsed stacks ("a;b;leaf 12"), frame types dropped. */
@@ -133,12 +133,12 @@ final class ServiceProfiler implements AutoCloseable {
 
     /** One agent command in the service; async-profiler's own message, from its log, when it fails. */
     private void command(String args) throws IOException {
-        Path log = so.resolveSibling("profiler.log");
+        Path log = dir.resolve("profiler.log");
         Files.deleteIfExists(log);
         try {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
             try {
-                vm.loadAgentPath(so.toString(), args + ",log=" + log);
+                vm.loadAgentPath(dir.resolve("libasyncProfiler.so").toString(), args + ",log=" + log);
             } finally {
                 vm.detach();
             }
@@ -151,13 +151,13 @@ final class ServiceProfiler implements AutoCloseable {
     /** Stops a recording still running (the bench failed on the way): the service must not record on. */
     @Override
     public void close() {
-        try {
-            if (running) {
-                running = false;
+        if (running) {
+            running = false;
+            try {
                 command("stop");
+            } catch (IOException e) {
+                Bench.say("--profile: could not stop async-profiler in the service: " + e.getMessage());
             }
-        } catch (IOException e) {
-            Bench.say("--profile: could not stop async-profiler in the service: " + e.getMessage());
         }
     }
 }
