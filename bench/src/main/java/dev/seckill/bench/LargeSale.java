@@ -47,9 +47,9 @@ final class LargeSale {
 
         @JsonProperty
         List<Row> cpuPerAcceptedOrder() {
-            List<Row> rows = new ArrayList<>(Stream.concat(Sampler.COMPONENTS.stream(), Stream.of(Sampler.BENCH, "others"))
-                    .distinct().map(c -> row(c, runs.get(0).cpu().microsPerUnit().get(c),
-                            runs.get(1).cpu().microsPerUnit().get(c), parts.alonePerOrder().get(c))).toList());
+            Stream<String> components = Stream.concat(Sampler.COMPONENTS.stream(), Stream.of(Sampler.BENCH, "others"));
+            List<Row> rows = new ArrayList<>(components.distinct().map(c -> row(c, runs.get(0).cpu().microsPerUnit()
+                    .get(c), runs.get(1).cpu().microsPerUnit().get(c), parts.alonePerOrder().get(c))).toList());
             rows.add(row("whole machine", runs.get(0).cpu().machineMicrosPerUnit(),
                     runs.get(1).cpu().machineMicrosPerUnit(), Report.round(parts.sum())));
             return rows;

@@ -30,7 +30,8 @@ record Settled(int reconciled, Invariants.Report invariants) {
     static void awaitDrained(Admin admin, String run, long sale, List<Attempt> attempts, Duration timeout)
             throws Exception {
         if (admin.awaitDrained(sale, attempts.stream().filter(Attempt::accepted).count(), timeout) == null) {
-            Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds() + " s");
+            Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
+                    + " s");
         }
     }
 }
