@@ -22,10 +22,8 @@ import java.util.stream.Stream;
 import static dev.seckill.bench.Section.f;
 
 /**
- * The machine's ceilings in the same run as the flash sale, in interleaved rounds: nginx return 200 and the sold-out
- * short-circuit by wrk; the short-circuit, the trivial proxied route and the purchase path (accepted, refused in Redis)
- * by the bench client, each counting only the answers it is named after ({@link NamedAnswers}); then redis-benchmark of
- * the purchase script and the writer's batch-vs-row benchmark.
+ * The machine's ceilings in interleaved rounds, by wrk and the bench client, each counting only the answers it is named
+ * after ({@link NamedAnswers}); then redis-benchmark of the purchase script and the writer's batch-vs-row benchmark.
  */
 record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sampler sampler) {
 
@@ -55,26 +53,22 @@ record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sam
             return "GET " + TRIVIAL_PATH;
         }
 
-        @JsonProperty
-        List<Long> purchasePathSales() {
-            return sales.stream().map(PurchaseSale::saleId).toList();
-        }
-
         Section section(BenchOptions o) {
             Section s = new Section("ceilings", "Ceilings, measured in the same run").data(this)
                     .text("Best of %d interleaved rounds of %d s at %d connections (latency of that round; "
                             + "redis-benchmark one run, 50 clients); ratios below. The trivial proxied route is %s.",
-                            o.rounds(), o.ceilingTime().toSeconds(),
-                    o.connections(), trivialRoute()).table("what", "generator", "best req/s", "p50 ms", "p90 ms",
-                    "p99 ms", "max ms", "every round (req/s)", "answers of the best round",
-                    "mean ms in the service's Redis script / Kafka send");
+                            o.rounds(), o.ceilingTime().toSeconds(), o.connections(), trivialRoute())
+                    .table("what", "generator", "best req/s", "p50 ms", "p90 ms", "p99 ms", "max ms",
+                            "every round (req/s)", "answers of the best round",
+                            "mean ms in the service's Redis script / Kafka send");
+            List<Measured> all = Stream.concat(rounds.stream(), redis.stream()).toList();
             for (Measured m : Stream.concat(best.values().stream(), redis.stream()).toList()) {
                 Measured.Latency l = m.latency();
                 Map<String, Double> in = m.inService();
                 s.row(m.name(), m.generator(), f("**%,.0f**", m.rps()), f("%.2f", l.p50()),
                         l.p90() == 0 ? "-" : f("%.2f", l.p90()), f("%.2f", l.p99()), f("%.2f", l.max()),
-                        Stream.concat(rounds.stream(), redis.stream()).filter(x -> x.name().equals(m.name()))
-                                .map(x -> f("%,.0f", x.rps())).collect(Collectors.joining(" · ")), m.byKind(),
+                        all.stream().filter(x -> x.name().equals(m.name())).map(x -> f("%,.0f", x.rps()))
+                                .collect(Collectors.joining(" · ")), m.byKind(),
                         in == null ? "" : f("%.1f / %.1f", in.get("redis_scriptMeanMs"), in.get("kafka_sendMeanMs")));
             }
             return s.text("Batch writer (WriterBenchmark, %d orders in batches of %d): **%,.0f orders/s** batched "
@@ -89,12 +83,11 @@ record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sam
     Result run(RedissonClient redis) throws Exception {
         List<Measured> rounds = new ArrayList<>();
         List<PurchaseSale> sales = new ArrayList<>();
-        Duration d = options.ceilingTime();
         Bench.say("ceilings: warming up the service paths");
         sampler.mark("ceilings");
         trivial(stack.edgePort(), TRIVIAL_PATH, TRIVIAL, options.connections(), Duration.ofSeconds(2));
         // The dummy sale is flagged sold out for the rounds: the edge must short-circuit every purchase of it.
-        admin.soldOutFlag(DUMMY_SALE, (int) (options.rounds() * (6 * d.toSeconds() + 130)) + 60);
+        admin.soldOutFlag(DUMMY_SALE, (int) (options.rounds() * (6 * options.ceilingTime().toSeconds() + 130)) + 60);
         try {
             for (int r = 1; r <= options.rounds(); r++) {
                 Bench.say("ceilings: round " + r + " of " + options.rounds());
@@ -108,7 +101,7 @@ record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sam
                     throw new IOException("not every purchase of a flagged sale was short-circuited");
                 }
                 rounds.addAll(List.of(byWrk, byClient, trivial(stack.edgePort(), TRIVIAL_PATH, TRIVIAL,
-                        options.connections(), d)));
+                        options.connections(), options.ceilingTime())));
                 rounds.addAll(purchaseRound(r, sales));
             }
         } finally {
@@ -140,10 +133,7 @@ record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sam
         Map<String, Double> before = admin.serviceMetrics();
         Measured accepted = client(PURCHASE, i -> purchase(sale, i % n), attempts, ACCEPTED_ANSWERS)
                 .withInService(inService(before, admin.serviceMetrics()));
-        if (admin.awaitDrained(sale, attempts.stream().filter(Attempt::accepted).count(), Duration.ofSeconds(120))
-                == null) {
-            Bench.say("ceilings: the writer did not catch up with sale " + sale + " within 120 s");
-        }
+        Settled.awaitDrained(admin, "ceilings", sale, attempts, Duration.ofSeconds(120));
         int[] buyers = attempts.subList(warm, attempts.size()).stream().filter(Attempt::accepted)
                 .mapToInt(a -> users.index(a.userId())).distinct().toArray();
         if (buyers.length == 0) {
@@ -185,10 +175,7 @@ record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sam
         return NamedAnswers.require(steady(port, connections, name, i -> r, d, null, false), TRIVIAL_ANSWERS);
     }
 
-    /**
-     * One closed-loop round of {@code d} to {@code port}; {@code attempts}, when not null, collects each purchase's
-     * answer; with {@code honourRetryAfter} a refused connection waits out the edge's Retry-After.
-     */
+    /** A closed-loop round of {@code d}; {@code attempts}, when not null, collects each purchase's answer. */
     static Measured steady(int port, int connections, String name, IntFunction<LoadClient.Request> requests,
                            Duration d, List<Attempt> attempts, boolean honourRetryAfter) throws IOException {
         long t0 = System.nanoTime();

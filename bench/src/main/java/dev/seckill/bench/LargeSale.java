@@ -8,11 +8,10 @@ import org.redisson.api.RedissonClient;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * The large sale as shoppers meet it: {@value #STOCK} units, {@value #BUYERS} distinct buyers clicking as the sale page
@@ -29,7 +28,7 @@ final class LargeSale {
 
     /** {@code unitsPerSecond}: 202s over the time to the last one (to the end when it did not sell out). */
     record Run(String route, long saleId, int connections, long answers, long accepted, Double sellOutSeconds,
-               double unitsPerSecond, double seconds, Map<String, Long> byKind, Measured.Latency latency,
+               double unitsPerSecond, Map<String, Long> byKind, Measured.Latency latency,
                CpuWindow.PerUnit cpu, int reconciled, Invariants.Report invariants) {
     }
 
@@ -48,13 +47,9 @@ final class LargeSale {
 
         @JsonProperty
         List<Row> cpuPerAcceptedOrder() {
-            Set<String> components = new LinkedHashSet<>(Sampler.COMPONENTS);
-            components.addAll(List.of(Sampler.BENCH, "others"));
-            List<Row> rows = new ArrayList<>();
-            for (String c : components) {
-                rows.add(row(c, runs.get(0).cpu().microsPerUnit().get(c), runs.get(1).cpu().microsPerUnit().get(c),
-                        parts.alonePerOrder().get(c)));
-            }
+            Stream<String> components = Stream.concat(Sampler.COMPONENTS.stream(), Stream.of(Sampler.BENCH, "others"));
+            List<Row> rows = new ArrayList<>(components.distinct().map(c -> row(c, runs.get(0).cpu().microsPerUnit()
+                    .get(c), runs.get(1).cpu().microsPerUnit().get(c), parts.alonePerOrder().get(c))).toList());
             rows.add(row("whole machine", runs.get(0).cpu().machineMicrosPerUnit(),
                     runs.get(1).cpu().machineMicrosPerUnit(), Report.round(parts.sum())));
             return rows;
@@ -111,8 +106,7 @@ final class LargeSale {
                 + System.currentTimeMillis(), STOCK);
         Bench.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
                 + CLICKS + " clicks, " + o.connections() + " connections");
-        long t0 = System.nanoTime();
-        Crowd crowd = new Crowd(users, sale, port, CLICKS, t0).likeThePage();
+        Crowd crowd = new Crowd(users, sale, port, CLICKS, 0).likeThePage();
         sampler.mark("large sale, " + route);
         CpuWindow window = CpuWindow.open(sampler);
         LoadClient.run(new InetSocketAddress("127.0.0.1", port), o.connections(), crowd,
@@ -120,9 +114,9 @@ final class LargeSale {
         List<Attempt> attempts = crowd.attempts();
         long accepted = attempts.stream().filter(Attempt::accepted).count();
         CpuWindow.PerUnit cpu = window.close("large sale, " + route, accepted);
-        long lastAccepted = attempts.stream().filter(Attempt::accepted).mapToLong(a -> a.startNanos()
-                + a.latencyNanos()).max().orElse(window.from() - t0) - (window.from() - t0);
-        Double sellOut = accepted >= STOCK ? lastAccepted / 1e9 : null;
+        // Crowd's t0 is 0: an attempt's start is its System.nanoTime().
+        Double sellOut = accepted < STOCK ? null : attempts.stream().filter(Attempt::accepted)
+                .mapToLong(a -> a.startNanos() + a.latencyNanos() - window.from()).max().orElse(0) / 1e9;
         double unitsPerSecond = accepted / (sellOut != null ? sellOut : cpu.seconds());
         Bench.say(Section.f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
                 sale, route, attempts.size(), accepted, unitsPerSecond));
@@ -134,7 +128,7 @@ final class LargeSale {
             micros.recordValue(Math.min(micros.getHighestTrackableValue(), Math.max(1, a.latencyNanos() / 1000)));
         }
         return new Run(route, sale, o.connections(), attempts.size(), accepted, sellOut, Report.round(unitsPerSecond),
-                cpu.seconds(), byKind, Measured.Latency.of(micros), cpu, settled.reconciled(), settled.invariants());
+                byKind, Measured.Latency.of(micros), cpu, settled.reconciled(), settled.invariants());
     }
 
     /** Through the edge over straight to the service, units per second; null without both. */

@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What each part of an accepted order costs alone, each in its own CPU window, so that the {@link LargeSale}'s whole
- * can be set against the sum of its parts; beside them the service's trivial route straight to its port.
+ * What each part of an accepted order costs alone, each in its own CPU window, for the {@link LargeSale}'s whole
+ * against the sum of its parts; beside them the service's trivial route straight to its port.
  */
 final class PartCosts {
 
@@ -67,14 +67,13 @@ final class PartCosts {
 
     private static CpuWindow.PerUnit window(Sampler sampler, String part, Callable<Long> units) throws Exception {
         Bench.say("part costs: " + part);
-        CpuWindow w = CpuWindow.open(sampler);
-        return w.close(part, units.call());
+        return CpuWindow.open(sampler).close(part, units.call());
     }
 
     /**
-     * Order events published by the service's own {@link OrderPublisher} (its application.yaml's settings, acks=all)
-     * to a scratch topic of one partition, as a sale's share one, by {@code inFlight} virtual threads each waiting
-     * for its acknowledgement as a purchase does; returns how many were acknowledged (all, or it throws).
+     * Order events published by the service's own {@link OrderPublisher} (its settings, acks=all) to a scratch topic
+     * of one partition, as a sale's share one, by {@code inFlight} virtual threads each waiting for its
+     * acknowledgement as a purchase does; all are acknowledged, or it throws.
      */
     private static long records(Stack stack, int records, int inFlight) throws Exception {
         try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
@@ -91,21 +90,18 @@ final class PartCosts {
         long now = System.currentTimeMillis();
         try (OrderPublisher publisher = OrderPublisher.create(kafka, Outcomes.NONE);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Callable<Long> sender = () -> {
-                long acked = 0;
-                for (int i = next.getAndIncrement(); i < records; i = next.getAndIncrement()) {
+            Callable<Void> sender = () -> {
+                for (long i = next.getAndIncrement(); i < records; i = next.getAndIncrement()) {
                     publisher.publish(OrderEvent.of(1_000_000L + i, ShardCeiling.TEST_SALE, 1_000_000L + i, 100, now),
                             null);
-                    acked++;
                 }
-                return acked;
+                return null;
             };
-            long acked = 0;
-            for (Future<Long> f : threads.invokeAll(Collections.nCopies(inFlight, sender))) {
-                acked += f.get();
+            for (Future<Void> f : threads.invokeAll(Collections.nCopies(inFlight, sender))) {
+                f.get();
             }
-            return acked;
         }
+        return records;
     }
 
     /** The batch path alone, as the writer runs it: every row it wrote, its warm-up's included. */

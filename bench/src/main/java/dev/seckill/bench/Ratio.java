@@ -1,29 +1,24 @@
 package dev.seckill.bench;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
- * One ceiling over another in interleaved rounds. Each round's two sides run back to back under one background load,
+ * One ceiling over another in interleaved rounds: each round's two sides run back to back under one background load,
  * so the median of the rounds' ratios counts; the ratio of the two best rounds is kept beside it.
  */
 record Ratio(String name, double median, List<Double> rounds, double ofBest) {
 
     static Ratio of(List<Measured> all, String numerator, String denominator) {
-        List<Measured> top = all.stream().filter(m -> m.name().equals(numerator)).toList();
-        List<Measured> bottom = all.stream().filter(m -> m.name().equals(denominator)).toList();
-        List<Double> rounds = new ArrayList<>();
-        for (int i = 0; i < Math.min(top.size(), bottom.size()); i++) {
-            rounds.add(Report.round(top.get(i).rps() / bottom.get(i).rps()));
-        }
-        List<Double> s = rounds.stream().sorted().toList();
-        int n = s.size();
-        double median = n == 0 ? 0 : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+        double[] top = all.stream().filter(m -> m.name().equals(numerator)).mapToDouble(Measured::rps).toArray();
+        double[] bottom = all.stream().filter(m -> m.name().equals(denominator)).mapToDouble(Measured::rps).toArray();
+        List<Double> rounds = IntStream.range(0, Math.min(top.length, bottom.length))
+                .mapToObj(i -> Report.round(top[i] / bottom[i])).toList();
+        double[] s = rounds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double median = s.length == 0 ? 0 : (s[(s.length - 1) / 2] + s[s.length / 2]) / 2;
         return new Ratio(numerator + " / " + denominator, Report.round(median), rounds,
-                Report.round(best(top) / best(bottom)));
-    }
-
-    private static double best(List<Measured> side) {
-        return side.stream().mapToDouble(Measured::rps).max().orElse(Double.NaN);
+                Report.round(Arrays.stream(top).max().orElse(Double.NaN)
+                        / Arrays.stream(bottom).max().orElse(Double.NaN)));
     }
 }

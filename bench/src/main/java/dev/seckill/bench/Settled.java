@@ -11,22 +11,27 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A sale after its run, settled: the writer caught up with its 202s (or three minutes passed), reconcile released what
- * its undecided answers left behind, and its invariants read from MySQL and its Redis master.
+ * A sale after its run: the writer caught up with its 202s, reconcile released what its undecided answers left, and
+ * its invariants read from MySQL and its Redis master.
  */
 record Settled(int reconciled, Invariants.Report invariants) {
 
     static Settled of(Stack stack, Admin admin, String run, long sale, List<Attempt> attempts) throws Exception {
-        if (admin.awaitDrained(sale, attempts.stream().filter(Attempt::accepted).count(), Duration.ofMinutes(3))
-                == null) {
-            Bench.say(run + ": the writer did not catch up with sale " + sale + " within 180 s");
-        }
+        awaitDrained(admin, run, sale, attempts, Duration.ofMinutes(3));
         int reconciled = admin.reconcileAfterUndecided(sale, attempts);
         RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
         try (Connection db = stack.db()) {
             return new Settled(reconciled, Invariants.check(db, redis, sale, attempts));
         } finally {
             redis.shutdown();
+        }
+    }
+
+    static void awaitDrained(Admin admin, String run, long sale, List<Attempt> attempts, Duration timeout)
+            throws Exception {
+        if (admin.awaitDrained(sale, attempts.stream().filter(Attempt::accepted).count(), timeout) == null) {
+            Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
+                    + " s");
         }
     }
 }

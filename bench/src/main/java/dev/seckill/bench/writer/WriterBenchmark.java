@@ -17,14 +17,14 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The writer's batch path ({@link OrderBatchWriter}, batches of 1000 over 4 sales) against one order per transaction
- * (insert, guarded stock update, commit; one connection kept, its best case) on the stack's MariaDB: a warm-up of
- * each, then alternating rounds so that a noisy neighbour slows both alike. Its sales are checked (rows = orders =
- * stock taken) and deleted afterwards. Bench-only: the writer's jar ships without it.
+ * (insert, guarded stock update, commit on one kept connection: its best case) on the stack's MariaDB, in alternating
+ * rounds after a warm-up of each. Its sales are checked (rows = orders = stock taken) and deleted afterwards.
  */
 public final class WriterBenchmark {
 
@@ -35,6 +35,10 @@ public final class WriterBenchmark {
     public record Result(int orders, int batchSize, int sales, int rounds, double batchedSeconds,
                          double batchedOrdersPerSec, int rowAtATimeOrders, double rowAtATimeSeconds,
                          double rowAtATimeOrdersPerSec, double ratio, boolean consistent, @JsonIgnore int rows) {
+    }
+
+    private interface Sql<T> {
+        T apply(PreparedStatement ps) throws SQLException;
     }
 
     private final HikariDataSource db;
@@ -67,11 +71,18 @@ public final class WriterBenchmark {
                     slow += b.rowAtATime(rowOrders / rounds);
                 }
                 double slowRate = rowOrders == 0 ? 0 : rowOrders / slow;
+                boolean consistent = b.withNames("SELECT COUNT(*) FROM sale s WHERE name LIKE ? AND (stock <> 0 OR"
+                        + " stock_total <> (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id))", ps -> {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() && rs.getInt(1) == 0;
+                    }
+                });
                 return new Result(orders, BATCH, SALES, rounds, fast, orders / fast, rowOrders, slow, slowRate,
-                        slowRate == 0 ? 0 : orders / fast / slowRate, b.consistent(), warm + orders);
+                        slowRate == 0 ? 0 : orders / fast / slowRate, consistent, warm + orders);
             } finally {
-                b.update("DELETE FROM seckill_order WHERE sale_id IN (SELECT id FROM sale WHERE name LIKE ?)");
-                b.update("DELETE FROM sale WHERE name LIKE ?");
+                b.withNames("DELETE FROM seckill_order WHERE sale_id IN (SELECT id FROM sale WHERE name LIKE ?)",
+                        PreparedStatement::executeUpdate);
+                b.withNames("DELETE FROM sale WHERE name LIKE ?", PreparedStatement::executeUpdate);
             }
         }
     }
@@ -79,10 +90,10 @@ public final class WriterBenchmark {
     private double batched(int orders) throws SQLException {
         List<OrderEvent> events = new ArrayList<>();
         for (int s = 0; s < SALES; s++) {
-            events.addAll(orders(createSale(orders / SALES), orders / SALES));
+            events.addAll(orders(orders / SALES));
         }
         // Round-robin over the sales, as a partition carrying several sales sees them.
-        events.sort((a, b) -> Long.compare(a.userId(), b.userId()));
+        events.sort(Comparator.comparingLong(OrderEvent::userId));
         long start = System.nanoTime();
         for (int from = 0; from < events.size(); from += BATCH) {
             writer.write(events.subList(from, Math.min(events.size(), from + BATCH)));
@@ -94,7 +105,7 @@ public final class WriterBenchmark {
         if (orders == 0) {
             return 0;
         }
-        List<OrderEvent> events = orders(createSale(orders), orders);
+        List<OrderEvent> events = orders(orders);
         long start = System.nanoTime();
         try (Connection c = db.getConnection();
              PreparedStatement insert = c.prepareStatement("INSERT IGNORE INTO seckill_order (order_id, sale_id,"
@@ -119,26 +130,24 @@ public final class WriterBenchmark {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private long createSale(int stock) throws SQLException {
+    /** A new sale of {@code n} units and its {@code n} orders, users 1..n. */
+    private List<OrderEvent> orders(int n) throws SQLException {
+        List<OrderEvent> events = new ArrayList<>(n);
+        long sale;
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement("INSERT INTO sale (name, price_cents, stock_total, stock,"
                      + " starts_at, ends_at) VALUES (?, 990, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP() + INTERVAL 1 HOUR)",
                      Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, names + sales++);
-            ps.setInt(2, stock);
-            ps.setInt(3, stock);
+            ps.setInt(2, n);
+            ps.setInt(3, n);
             ps.executeUpdate();
             c.commit();
             try (ResultSet rs = ps.getGeneratedKeys()) {
                 rs.next();
-                return rs.getLong(1);
+                sale = rs.getLong(1);
             }
         }
-    }
-
-    /** {@code n} orders of one sale, users 1..n. */
-    private List<OrderEvent> orders(long sale, int n) {
-        List<OrderEvent> events = new ArrayList<>(n);
         long now = System.currentTimeMillis();
         for (int i = 1; i <= n; i++) {
             events.add(OrderEvent.of(orderIdBase + nextOrder++, sale, i, 990, now));
@@ -146,23 +155,13 @@ public final class WriterBenchmark {
         return events;
     }
 
-    /** Every sale of the run sold out into exactly its stock's rows. */
-    private boolean consistent() throws SQLException {
-        try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM sale s WHERE name LIKE ? AND (stock <> 0"
-                     + " OR stock_total <> (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id))")) {
-            ps.setString(1, names + "%");
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getInt(1) == 0;
-            }
-        }
-    }
-
-    private void update(String sql) throws SQLException {
+    /** {@code sql} with this run's sale names as its one parameter. */
+    private <T> T withNames(String sql, Sql<T> then) throws SQLException {
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, names + "%");
-            ps.executeUpdate();
+            T result = then.apply(ps);
             c.commit();
+            return result;
         }
     }
 }
