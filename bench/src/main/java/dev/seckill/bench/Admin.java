@@ -18,10 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-/**
- * The operator side of a bench: sales and their stats on the service's admin listener, the service's and the edges'
- * meters, the edge's sold-out flag. Low volume, so the JDK client.
- */
+/** The operator side of a bench: sales and their stats, the service's and edges' meters, the sold-out flag. */
 final class Admin {
 
     /** The consistency view of one sale ({@code GET /admin/sales/{id}/stats}). */
@@ -57,24 +54,21 @@ final class Admin {
     }
 
     long createSale(String name, int stock, Duration payWindow) throws IOException, InterruptedException {
-        return create(sale(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds())));
+        return create(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
     }
 
     /** A sale of {@code protection} (none, path, or challenge of {@code bits}) opening at {@code startsAt}. */
     long createSale(String name, int stock, Instant startsAt, String protection, int bits)
             throws IOException, InterruptedException {
-        return create(sale(name, stock, startsAt, protection.equals("challenge")
-                ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection)));
+        return create(name, stock, startsAt, protection.equals("challenge")
+                ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection));
     }
 
-    private static Map<String, Object> sale(String name, int stock, Instant startsAt, Map<String, Object> more) {
+    private long create(String name, int stock, Instant startsAt, Map<String, Object> more)
+            throws IOException, InterruptedException {
         Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString()));
         sale.putAll(more);
-        return sale;
-    }
-
-    private long create(Map<String, Object> sale) throws IOException, InterruptedException {
         return JSON.readTree(admin("POST", "/admin/sales", JSON.writeValueAsString(sale), 201)).path("id").asLong();
     }
 
