@@ -10,13 +10,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
-/**
- * What one bench run does: the flash sale ({@code stock} units, {@code users} distinct buyers clicking up to
- * {@code attempts} times over {@code connections} connections, bounded by {@code duration}), the ceilings
- * ({@code rounds} of {@code ceilingTime}), the sold-out flood ({@code floodTime} at each of {@code floodLevels}),
- * payments (off while {@code payRatio} < 0), the protected sales, the profile and the large sale. bench/README.md
- * explains each option; picocli reads them.
- */
+/** What one bench run does, as its command line says (read by picocli; bench/README.md explains each option). */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser,
                            List<Integer> floodLevels, Duration floodTime, double payRatio, Duration payWindow,

@@ -12,19 +12,16 @@ import static dev.seckill.bench.Section.f;
 
 /**
  * The flash sale: a new sale of {@code stock} units, the whole {@link Crowd} let loose on it through the edge, the
- * wait for the writer ({@link #run}); then its headline numbers ({@link #of}) and section. Times in seconds from the
- * crowd's first click.
+ * wait for the writer ({@link #run}); then its numbers ({@link #of}), in seconds from the crowd's first click.
  *
- * @param sellOutAt             when the stock was sold, as the buyers saw it: the arrival of the last 202 (every
- *                              unit decided and its order in Kafka); null if not sold out. Not the first SOLD_OUT:
- *                              Redis may run out long before the last winners hear their 202 (a slow Kafka send
- *                              holds their answers, a SOLD_OUT is answered at once)
+ * @param sellOutAt             the arrival of the last 202 (every unit decided, its order in Kafka), null if not sold
+ *                              out; not the first SOLD_OUT, which can come long before the last winners hear their 202
  * @param firstSoldOutAt        the first SOLD_OUT answer's arrival: the stock had run out in Redis by then
- * @param requestsAfterSellOut  clicks sent from the moment the first click answered SOLD_OUT was sent: the edge can
- *                              only have short-circuited clicks sent after that one, so the share below is at most 1
+ * @param requestsAfterSellOut  clicks sent from when the first click answered SOLD_OUT was: the edge can only have
+ *                              short-circuited clicks sent after that one, so the share below is at most 1
  * @param edgeShareAfterSellOut the edge's short-circuit counter over the run / requestsAfterSellOut
- * @param drainSeconds          from the last 202 until the stats showed every accepted order in MySQL and no
- *                              consumer lag; {@code drainedAt} that moment (both null if it did not drain)
+ * @param drainSeconds          from the last 202 until every accepted order was in MySQL and no consumer lag;
+ *                              {@code drainedAt} that moment (both null if it did not drain)
  */
 record FlashSale(long saleId, int stock, long requests, double seconds, double rps, Measured.Latency latency,
                  Map<String, Long> outcomes, long accepted, long winners, Double sellOutAt, Double firstSoldOutAt,

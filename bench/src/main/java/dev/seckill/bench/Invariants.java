@@ -16,10 +16,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The invariants of docs/invariants.md for one sale, read from MySQL and Redis directly (never through the service):
- * no oversell, one per user, no lost order (every 202 has its row), conservation over the live orders (CONFIRMED and
- * PAID hold a unit, an EXPIRED one gave it back), no unit returned twice, and an expired order never paid. Call it
- * once the writer has caught up and the expiry has settled what it owes Redis (and, after a fault, after reconcile).
+ * The invariants of docs/invariants.md for one sale, read from MySQL and Redis directly (never through the service).
+ * Call it once the writer has caught up and the expiry has settled what it owes Redis (after a fault, reconcile).
  */
 public final class Invariants {
 
@@ -107,60 +105,51 @@ public final class Invariants {
         Set<Long> returned = new HashSet<>();
         redis.getSet(Keys.returned(saleId)).readAll().forEach(o -> returned.add(Long.parseLong(o.toString())));
 
-        List<String> violations = new ArrayList<>();
-        if (live > total) {
-            violations.add("oversold: " + live + " live orders for stock " + total);
-        }
-        if (remaining != null && remaining < 0) {
-            violations.add("redis stock below zero: " + remaining);
-        }
-        if (orderByUser.size() != rows) {
-            violations.add("duplicates: " + (rows - orderByUser.size()) + " users with more than one order");
-        }
+        List<String> v = new ArrayList<>();
+        expect(v, live <= total, "oversold: " + live + " live orders for stock " + total);
+        expect(v, remaining == null || remaining >= 0, "redis stock below zero: " + remaining);
+        expect(v, orderByUser.size() == rows, "duplicates: " + (rows - orderByUser.size())
+                + " users with more than one order");
         long accepted = 0;
         long lost = 0;
         Map<Long, String> acceptedByUser = new HashMap<>();
         for (Attempt a : attempts.stream().filter(Attempt::accepted).toList()) {
             accepted++;
             String prior = acceptedByUser.put(a.userId(), a.orderId());
-            if (prior != null && !prior.equals(a.orderId())) {
-                violations.add("user " + a.userId() + " was accepted twice with different orders");
-            }
+            expect(v, prior == null || prior.equals(a.orderId()), "user " + a.userId()
+                    + " was accepted twice with different orders");
             Long owner = userByOrder.get(Long.parseLong(a.orderId()));
             lost += owner == null || owner != a.userId() ? 1 : 0;
         }
-        if (lost > 0) {
-            violations.add("lost: " + lost + " accepted (202) orders have no DB row");
-        }
+        expect(v, lost == 0, "lost: " + lost + " accepted (202) orders have no DB row");
         if (remaining == null) {
-            violations.add("redis has no stock for the sale");
-        } else if (remaining + live != total) {
-            violations.add("conservation: redis remaining " + remaining + " + live db orders " + live + " != stock "
-                    + total + (remaining + live > total ? " (a unit came back more than once)" : ""));
+            v.add("redis has no stock for the sale");
+        } else {
+            expect(v, remaining + live == total, "conservation: redis remaining " + remaining + " + live db orders "
+                    + live + " != stock " + total + (remaining + live > total ? " (a unit came back more than once)"
+                    : ""));
         }
-        if (dbStock != total - live) {
-            violations.add("db stock " + dbStock + " != stock " + total + " - live db orders " + live);
-        }
-        if (!returned.equals(expired)) {
-            violations.add("redis returned " + returned.size() + " orders' units, the db expired " + expired.size()
-                    + " orders: each expired order's unit must come back exactly once");
-        }
-        if (wrongPayments > 0 || payments != paid) {
-            violations.add("payments " + payments + " for " + paid + " paid orders (" + wrongPayments
-                    + " for orders that are not PAID: an expired order must never be paid)");
-        }
+        expect(v, dbStock == total - live, "db stock " + dbStock + " != stock " + total + " - live db orders " + live);
+        expect(v, returned.equals(expired), "redis returned " + returned.size() + " orders' units, the db expired "
+                + expired.size() + " orders: each expired order's unit must come back exactly once");
+        expect(v, wrongPayments == 0 && payments == paid, "payments " + payments + " for " + paid + " paid orders ("
+                + wrongPayments + " for orders that are not PAID: an expired order must never be paid)");
         orderByUser.entrySet().stream()
                 .filter(e -> !String.valueOf(buyers.get(Long.toString(e.getKey()))).equals(Long.toString(e.getValue())))
-                .findFirst().ifPresent(e -> violations.add("db order " + e.getValue() + " of user " + e.getKey()
+                .findFirst().ifPresent(e -> v.add("db order " + e.getValue() + " of user " + e.getKey()
                         + " has no matching redis buyer mark"));
-        if (buyers.size() != rows) {
-            violations.add("redis buyers " + buyers.size() + " != db orders " + rows
-                    + " (lapsed buyers keep their mark)");
-        }
-        if (shoppers != null && rows != Math.min(total, shoppers)) {
-            violations.add("orders " + rows + " != min(stock " + total + ", shoppers " + shoppers + ")");
-        }
+        expect(v, buyers.size() == rows, "redis buyers " + buyers.size() + " != db orders " + rows
+                + " (lapsed buyers keep their mark)");
+        expect(v, shoppers == null || rows == Math.min(total, shoppers), "orders " + rows + " != min(stock " + total
+                + ", shoppers " + shoppers + ")");
         return new Report(saleId, total, dbStock, rows, orderByUser.size(), remaining, buyers.size(), accepted, lost,
-                live, paid, expired.size(), returned.size(), violations);
+                live, paid, expired.size(), returned.size(), v);
+    }
+
+    /** Adds {@code violation} unless the invariant {@code holds}. */
+    private static void expect(List<String> violations, boolean holds, String violation) {
+        if (!holds) {
+            violations.add(violation);
+        }
     }
 }
