@@ -47,7 +47,8 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
     /** The options of a command line; a bad or unknown one is an IllegalArgumentException with the usage. */
     public static BenchOptions parse(String... argv) {
         Args a = new Args();
-        CommandLine cli = new CommandLine(a);
+        // bin/seckill bench puts its own --out first: the last of an option counts.
+        CommandLine cli = new CommandLine(a).setOverwrittenOptionsAllowed(true);
         try {
             cli.parseArgs(argv);
             validate(cli);

@@ -53,6 +53,13 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theLastOfARepeatedOptionCounts() {
+        BenchOptions o = BenchOptions.parse("--out", "run/report", "--stock", "5", "--out", "mine", "--stock", "7");
+        assertEquals(Path.of("mine"), o.out(), "bin/seckill bench passes its own --out before the caller's");
+        assertEquals(7, o.stock());
+    }
+
+    @Test
     void badValuesAndUnknownOptionsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--stock", "0"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--users", "many"));
