@@ -18,11 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-/**
- * The operator side of a bench: sales and their stats on the service's admin listener, the service's and the edges'
- * meters, the edge's sold-out flag. Low volume, so the JDK client.
- */
-final class Admin {
+/** The operator side of a bench: sales and their stats, the service's and edges' meters, the sold-out flag. */
+record Admin(Stack stack) {
 
     /** The consistency view of one sale ({@code GET /admin/sales/{id}/stats}). */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -43,13 +40,7 @@ final class Admin {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** kafka.delivery-timeout-ms (5 s) + 1 s: the shortest reconcile grace the service accepts. */
     private static final long RECONCILE_GRACE_SECONDS = 6;
-
-    private final Stack stack;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    Admin(Stack stack) {
-        this.stack = stack;
-    }
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** A sale open from a second ago for two hours, with a 900 s payment window; returns its id. */
     long createSale(String name, int stock) throws IOException, InterruptedException {
@@ -57,29 +48,26 @@ final class Admin {
     }
 
     long createSale(String name, int stock, Duration payWindow) throws IOException, InterruptedException {
-        return create(sale(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds())));
+        return create(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
     }
 
     /** A sale of {@code protection} (none, path, or challenge of {@code bits}) opening at {@code startsAt}. */
     long createSale(String name, int stock, Instant startsAt, String protection, int bits)
             throws IOException, InterruptedException {
-        return create(sale(name, stock, startsAt, protection.equals("challenge")
-                ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection)));
+        return create(name, stock, startsAt, protection.equals("challenge")
+                ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection));
     }
 
-    private static Map<String, Object> sale(String name, int stock, Instant startsAt, Map<String, Object> more) {
+    private long create(String name, int stock, Instant startsAt, Map<String, Object> more)
+            throws IOException, InterruptedException {
         Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString()));
         sale.putAll(more);
-        return sale;
-    }
-
-    private long create(Map<String, Object> sale) throws IOException, InterruptedException {
-        return JSON.readTree(admin("POST", "/admin/sales", JSON.writeValueAsString(sale), 201)).path("id").asLong();
+        return JSON.readTree(admin("POST", "/admin/sales", JSON.writeValueAsString(sale))).path("id").asLong();
     }
 
     SaleStats stats(long saleId) throws IOException, InterruptedException {
-        return JSON.readValue(admin("GET", "/admin/sales/" + saleId + "/stats", null, 200), SaleStats.class);
+        return JSON.readValue(admin("GET", "/admin/sales/" + saleId + "/stats", null), SaleStats.class);
     }
 
     /** Polls the stats until the writer has caught up with {@code accepted} orders; null if it did not in time. */
@@ -105,25 +93,21 @@ final class Admin {
         return null;
     }
 
-    /**
-     * The edges' counters by series name ({@code name{labels}}): the stack's edge, or the sum over the base URLs
-     * SECKILL_BENCH_EDGES lists (the cluster's edges, whose /edge/* its load balancer does not pass).
-     */
+    /** The edges' counters by series ({@code name{labels}}), summed over SECKILL_BENCH_EDGES (the cluster's) if set. */
     Map<String, Double> edgeMetrics() throws IOException, InterruptedException {
         String listed = System.getenv("SECKILL_BENCH_EDGES");
         List<String> edges = listed == null || listed.isBlank() ? List.of(stack.edgeUrl()) : List.of(listed.split(","));
         Map<String, Double> sum = new HashMap<>();
         for (String edge : edges) {
-            prometheus(send(HttpRequest.newBuilder(URI.create(edge.strip() + "/edge/metrics")).GET()).body())
-                    .forEach((k, v) -> sum.merge(k, v, Double::sum));
+            prometheus(send("GET", edge.strip() + "/edge/metrics", null)).forEach((k, v) -> sum.merge(k, v,
+                    Double::sum));
         }
         return sum;
     }
 
     /** The service's meters ({@code /observe/metrics}), by series name. */
     Map<String, Double> serviceMetrics() throws IOException, InterruptedException {
-        return prometheus(send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + "/observe/metrics"))
-                .header("Accept", "text/plain").GET()).body());
+        return prometheus(send("GET", stack.adminUrl() + "/observe/metrics", null, "Accept", "text/plain"));
     }
 
     private static Map<String, Double> prometheus(String text) {
@@ -142,9 +126,8 @@ final class Admin {
     }
 
     /**
-     * After a run with answers that decided nothing (503, none): such a 503 may leave a reservation without an order,
-     * which reconcile releases once older than its grace (docs/failures.md). Waits out the shortest grace the service
-     * accepts and reconciles, as the periodic reconcile would, so that the invariants can be read; returns the actions.
+     * After answers that decided nothing (503, none), which may leave a reservation without an order: waits out the
+     * shortest reconcile grace and reconciles, as the periodic reconcile would (docs/failures.md); returns the actions.
      */
     int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
         if (attempts.stream().noneMatch(a -> a.status() == 503 || a.status() == 0)) {
@@ -152,33 +135,33 @@ final class Admin {
         }
         Thread.sleep(Duration.ofSeconds(RECONCILE_GRACE_SECONDS + 1));
         JsonNode actions = JSON.readTree(admin("POST", "/admin/sales/" + saleId + "/reconcile?graceSeconds="
-                + RECONCILE_GRACE_SECONDS, "", 200)).path("actions");
+                + RECONCILE_GRACE_SECONDS, "")).path("actions");
         Bench.say("sale " + saleId + ": reconcile after the run's 503s: " + actions);
         return actions.size();
     }
 
     /** Sets (ttlSeconds > 0) or clears (0) the edge's sold-out flag of a sale. */
     void soldOutFlag(long saleId, int ttlSeconds) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(stack.edgeUrl() + "/edge/flags/sold-out/" + saleId
-                + (ttlSeconds > 0 ? "?ttl=" + ttlSeconds : "")));
-        HttpResponse<String> r = send(ttlSeconds > 0 ? b.PUT(BodyPublishers.noBody()) : b.DELETE());
-        if (r.statusCode() != 200) {
-            throw new IOException("failed to set the edge's sold-out flag: " + r.statusCode() + " " + r.body());
-        }
+        send(ttlSeconds > 0 ? "PUT" : "DELETE", stack.edgeUrl() + "/edge/flags/sold-out/" + saleId
+                + (ttlSeconds > 0 ? "?ttl=" + ttlSeconds : ""), null);
     }
 
-    /** An admin call with its token; anything but {@code expected} is an IOException naming the answer. */
-    private String admin(String method, String path, String body, int expected) throws IOException, InterruptedException {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(stack.adminUrl() + path))
-                .header("Authorization", "Bearer " + stack.adminToken()).header("Content-Type", "application/json")
-                .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body)));
-        if (r.statusCode() != expected) {
-            throw new IOException(method + " " + path + ": " + r.statusCode() + " " + r.body());
+    /** An admin call, with its token. */
+    private String admin(String method, String path, String body) throws IOException, InterruptedException {
+        return send(method, stack.adminUrl() + path, body, "Authorization", "Bearer " + stack.adminToken(),
+                "Content-Type", "application/json");
+    }
+
+    /** The answer's body; an answer other than a success (2xx) is an IOException naming it. */
+    private static String send(String method, String url, String body, String... headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body));
+        HttpResponse<String> r = HTTP.send(headers.length == 0 ? b.build() : b.headers(headers).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new IOException(method + " " + url + ": " + r.statusCode() + " " + r.body());
         }
         return r.body();
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        return http.send(b.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

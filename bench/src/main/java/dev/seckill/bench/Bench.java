@@ -103,7 +103,7 @@ public final class Bench {
 
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
-            FlashSaleNumbers numbers = FlashSaleNumbers.of(sale, t, o.stock());
+            FlashSale numbers = FlashSale.of(sale, t, o.stock());
             List<Memory> memory = Memory.of(samples, sale.t0(), sale.end());
             List<CpuWindow.Cpu> cpu = new ArrayList<>(List.of(CpuWindow.cpu("flash sale", samples, sale.t0(), sale.end())));
             if (!samples.isEmpty()) {
@@ -188,7 +188,7 @@ public final class Bench {
     }
 
     private static void summary(Report r, Path out) {
-        FlashSaleNumbers n = r.flashSale();
+        FlashSale n = r.flashSale();
         System.out.println(f("flash sale %d: %,d answers, %,.0f req/s, p50 %.2f ms, p99 %.2f ms, max %.2f ms; sold out "
                         + "(last 202) at %s s; edge share after sell-out %s; writer drained in %s s", n.saleId(),
                 n.requests(), n.rps(), n.latency().p50(), n.latency().p99(), n.latency().max(),

@@ -1,44 +1,40 @@
 package dev.seckill.bench;
 
 import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
-/**
- * What one bench run does: the flash sale ({@code stock} units, {@code users} distinct buyers clicking up to
- * {@code attempts} times over {@code connections} connections, bounded by {@code duration}), the ceilings
- * ({@code rounds} of {@code ceilingTime}), the sold-out flood ({@code floodTime} at each of {@code floodLevels}),
- * payments (off while {@code payRatio} < 0), the protected sales, the profile and the large sale. bench/README.md
- * explains each option; picocli reads them.
- */
+/** What one bench run does, as its command line says (read by picocli; bench/README.md explains each option). */
 public record BenchOptions(int stock, int users, int attempts, int connections, Duration duration, Path out,
-                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser, List<Integer> floodLevels,
-                           Duration floodTime, double payRatio, Duration payWindow, int expiryOrders,
-                           boolean protection, boolean profile, boolean largeSale) {
+                           boolean ceilings, Duration ceilingTime, int rounds, long firstUser,
+                           List<Integer> floodLevels, Duration floodTime, double payRatio, Duration payWindow,
+                           int expiryOrders, boolean protection, boolean profile, boolean largeSale) {
 
-    /** The command line, as picocli fills it in. */
+    /** The command line, as picocli fills it in; {@link #validate} checks the values. */
     @CommandLine.Command(name = "bench", usageHelpWidth = 120)
     static final class Args {
-        @Option(names = "--stock", defaultValue = "1000", converter = Positive.class) int stock;
-        @Option(names = "--users", defaultValue = "100000", converter = Positive.class) int users;
-        @Option(names = "--attempts", defaultValue = "3", converter = Positive.class) int attempts;
-        @Option(names = "--connections", defaultValue = "256", converter = Positive.class) int connections;
-        @Option(names = "--duration", defaultValue = "120", converter = Positive.class) int duration;
+        @Option(names = "--stock", defaultValue = "1000") int stock;
+        @Option(names = "--users", defaultValue = "100000") int users;
+        @Option(names = "--attempts", defaultValue = "3") int attempts;
+        @Option(names = "--connections", defaultValue = "256") int connections;
+        @Option(names = "--duration", defaultValue = "120") int duration;
         @Option(names = "--out", defaultValue = "report") Path out;
         @Option(names = "--no-ceilings") boolean noCeilings;
-        @Option(names = "--ceiling-seconds", defaultValue = "5", converter = Positive.class) int ceilingSeconds;
-        @Option(names = "--rounds", defaultValue = "3", converter = Positive.class) int rounds;
-        @Option(names = "--first-user", defaultValue = "1", converter = Positive.class) int firstUser;
+        @Option(names = "--ceiling-seconds", defaultValue = "5") int ceilingSeconds;
+        @Option(names = "--rounds", defaultValue = "3") int rounds;
+        @Option(names = "--first-user", defaultValue = "1") int firstUser;
         @Option(names = "--flood-levels", defaultValue = "1000,5000,20000", converter = Levels.class)
         List<Integer> floodLevels;
-        @Option(names = "--flood-seconds", defaultValue = "10", converter = Positive.class) int floodSeconds;
-        @Option(names = "--pay-ratio", converter = Share.class) Double payRatio;
-        @Option(names = "--pay-window", defaultValue = "900", converter = Positive.class) int payWindow;
-        @Option(names = "--expiry-orders", converter = Positive.class) Integer expiryOrders;
+        @Option(names = "--flood-seconds", defaultValue = "10") int floodSeconds;
+        @Option(names = "--pay-ratio") Double payRatio;
+        @Option(names = "--pay-window", defaultValue = "900") int payWindow;
+        @Option(names = "--expiry-orders") Integer expiryOrders;
         @Option(names = "--protection") boolean protection;
         @Option(names = "--profile") boolean profile;
         @Option(names = "--no-large-sale") boolean noLargeSale;
@@ -57,14 +53,29 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         CommandLine cli = new CommandLine(a).setOverwrittenOptionsAllowed(true);
         try {
             cli.parseArgs(argv);
+            validate(cli);
         } catch (CommandLine.ParameterException e) {
             throw new IllegalArgumentException(e.getMessage() + "\n" + cli.getUsageMessage(), e);
         }
         return new BenchOptions(a.stock, a.users, a.attempts, a.connections, Duration.ofSeconds(a.duration), a.out,
                 !a.noCeilings, Duration.ofSeconds(a.ceilingSeconds), a.rounds, a.firstUser, a.floodLevels,
-                Duration.ofSeconds(a.floodSeconds), a.payRatio == null ? -1 : a.payRatio, Duration.ofSeconds(a.payWindow),
-                a.expiryOrders == null ? 0 : a.expiryOrders,
-                a.protection, a.profile, !a.noLargeSale);
+                Duration.ofSeconds(a.floodSeconds), a.payRatio == null ? -1 : a.payRatio,
+                Duration.ofSeconds(a.payWindow), a.expiryOrders == null ? 0 : a.expiryOrders, a.protection, a.profile,
+                !a.noLargeSale);
+    }
+
+    /** Every whole number (each flood level too) must be above 0, the pay ratio from 0 to 1. */
+    private static void validate(CommandLine cli) {
+        for (OptionSpec o : cli.getCommandSpec().options()) {
+            Object v = o.getValue();
+            List<?> values = v instanceof List<?> l ? l : Collections.singletonList(v);
+            if (values.stream().anyMatch(n -> n instanceof Integer i && i <= 0)) {
+                throw new CommandLine.ParameterException(cli, o.longestName() + " must be above 0, not " + v);
+            }
+            if (v instanceof Double r && (r < 0 || r > 1)) {
+                throw new CommandLine.ParameterException(cli, o.longestName() + " must be from 0 to 1, not " + v);
+            }
+        }
     }
 
     /** True when winners pay (or let the window lapse) and returned units are offered again. */
@@ -85,40 +96,12 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile, largeSale);
     }
 
-    /** A whole number above 0. */
-    static final class Positive implements CommandLine.ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String v) {
-            int n = Integer.parseInt(v.strip());
-            if (n <= 0) {
-                throw new CommandLine.TypeConversionException("must be a whole number > 0, not '" + v + "'");
-            }
-            return n;
-        }
-    }
-
     /** Connections per flood level ("1000,5000,20000"), or "none". */
     static final class Levels implements CommandLine.ITypeConverter<List<Integer>> {
         @Override
         public List<Integer> convert(String v) {
-            return v.equals("none") ? List.of() : Arrays.stream(v.split(",")).map(String::strip)
-                    .map(n -> Integer.parseInt(n) > 0 ? Integer.parseInt(n) : failed(n)).toList();
-        }
-
-        private static int failed(String n) {
-            throw new CommandLine.TypeConversionException("a level must be a whole number > 0, not '" + n + "'");
-        }
-    }
-
-    /** A share from 0 to 1. */
-    static final class Share implements CommandLine.ITypeConverter<Double> {
-        @Override
-        public Double convert(String v) {
-            double r = Double.parseDouble(v);
-            if (r < 0 || r > 1) {
-                throw new CommandLine.TypeConversionException("must be a number from 0 to 1, not '" + v + "'");
-            }
-            return r;
+            return v.equals("none") ? List.of()
+                    : Arrays.stream(v.split(",")).map(n -> Integer.valueOf(n.strip())).toList();
         }
     }
 }

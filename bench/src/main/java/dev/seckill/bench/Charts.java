@@ -17,7 +17,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
 /** The report's four charts (XChart, PNG); a marker is a dashed line, named in the legend with its time. */
-record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks, FlashSaleNumbers numbers) {
+record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks, FlashSale numbers) {
 
     private static final String SALE_X = "seconds since the first click";
     private static final String BENCH_X = "seconds since the bench started";

@@ -19,7 +19,7 @@ import static dev.seckill.bench.Section.f;
  * and the charts; the scenarios' sections are appended to both after it ({@link Section#addTo}).
  */
 record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals, List<Check> invariants,
-              FlashSaleNumbers flashSale, List<Map<String, Object>> timeline, List<Memory> memory,
+              FlashSale flashSale, List<Map<String, Object>> timeline, List<Memory> memory,
               List<CpuWindow.Cpu> cpu, List<String> charts, @JsonIgnore Ceilings.Result ceilingResult) {
 
     /** One target: measured against wanted. */

@@ -37,7 +37,7 @@ class ShortRunReportTest {
 
     @Test
     void sellOutIsTheLastAcceptedAnswerAndTheDrainIsCountedFromIt() {
-        FlashSaleNumbers n = numbers();
+        FlashSale n = numbers();
 
         assertEquals(0.700, n.sellOutAt(), 0.001);
         assertEquals(0.197, n.firstSoldOutAt(), 0.001);
@@ -113,11 +113,11 @@ class ShortRunReportTest {
         }
     }
 
-    private static FlashSaleNumbers numbers() {
+    private static FlashSale numbers() {
         List<Attempt> attempts = attempts();
         Admin.SaleStats stats = new Admin.SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
         FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS);
-        return FlashSaleNumbers.of(r, new Timeline(attempts), 50);
+        return FlashSale.of(r, new Timeline(attempts), 50);
     }
 
     /** 50 winners clicked early and waited for a slow Kafka send; 2,950 others were refused from 0.197 s on. */
