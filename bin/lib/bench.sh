@@ -119,7 +119,7 @@ cmd_bench() {
   trace_a_written_order "$out/trace.txt"
 }
 
-# bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (dev.seckill.bench.HotSale) twice, the service
+# bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (dev.seckill.bench.scenario.HotSale) twice, the service
 # restarted before each run: with redis.coalesce-max 1 (one script call per buyer), then with the setting the service
 # normally gets (its default, or REDIS_COALESCE_dash_MAX from this environment), which it keeps for the rest of the
 # bench. Each run leaves hot-sale-<mode>.json in OUT; the bench's report adds them. With --reuse it restarts the
@@ -139,7 +139,7 @@ bench_hot_sale() {
       start_component service
     fi
     ( bench_env
-      bench_main dev.seckill.bench.HotSale --mode "$mode" --coalesce-max "$max" --seconds "$seconds" \
+      bench_main dev.seckill.bench.scenario.HotSale --mode "$mode" --coalesce-max "$max" --seconds "$seconds" \
         --connections "$connections" --out "$out" ) \
       || die "the hot sale ($mode) failed"
   done
@@ -228,7 +228,7 @@ cmd_bench_cluster() {
   ( bench_single_phase "$out/single" "${args[@]}" ) || rc=$?
   if [ "$keep" != true ]; then say "stopping the bench stack (--keep leaves it running)"; cmd_down || rc=1; fi
   say "single-stack phase took $((SECONDS - t0)) s"
-  bench_main dev.seckill.bench.Comparison "$out/cluster" "$out/single" "$out" || rc=$?
+  bench_main dev.seckill.bench.report.Comparison "$out/cluster" "$out/single" "$out" || rc=$?
   return $rc
 }
 
@@ -259,7 +259,7 @@ bench_cluster_phase() {
   say "bench against the cluster in $RUN (load balancer :$LB_PORT)"
   local rc=0
   bench_main dev.seckill.bench.Bench --out "$out" "$@" || rc=$?
-  bench_main dev.seckill.bench.ShardCeiling --cluster --out "$out" || rc=$?
+  bench_main dev.seckill.bench.scenario.ShardCeiling --cluster --out "$out" || rc=$?
   return $rc
 }
 
@@ -270,6 +270,6 @@ bench_single_phase() {
   bench_single_up true
   local rc=0
   bench_java "$out" "$@" || rc=$?
-  bench_main dev.seckill.bench.ShardCeiling --out "$out" || rc=$?
+  bench_main dev.seckill.bench.scenario.ShardCeiling --out "$out" || rc=$?
   return $rc
 }

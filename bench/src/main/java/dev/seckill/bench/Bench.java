@@ -1,5 +1,26 @@
 package dev.seckill.bench;
 
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.Users;
+import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.CpuWindow;
+import dev.seckill.bench.measure.Invariants;
+import dev.seckill.bench.measure.Machine;
+import dev.seckill.bench.measure.Memory;
+import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.measure.ServiceProfiler;
+import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.report.Goals;
+import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.Section;
+import dev.seckill.bench.scenario.Ceilings;
+import dev.seckill.bench.scenario.FlashSale;
+import dev.seckill.bench.scenario.FloodLevels;
+import dev.seckill.bench.scenario.HotSale;
+import dev.seckill.bench.scenario.LargeSale;
+import dev.seckill.bench.scenario.Payers;
+import dev.seckill.bench.scenario.PaymentRun;
+import dev.seckill.bench.scenario.ProtectionBench;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
@@ -16,7 +37,7 @@ import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import static dev.seckill.bench.Section.f;
+import static dev.seckill.bench.report.Section.f;
 
 /**
  * {@code bin/seckill bench}: the ceilings, the flash sale, the sold-out flood, the optional scenarios and the large
@@ -88,7 +109,8 @@ public final class Bench {
                 checks.add(Report.Check.of("purchase path", Invariants.check(db, redis, p.saleId(), p.attempts())));
             }
             // After the flood, so that it measures a quiet stack.
-            ProtectionBench.Run protection = o.protection() ? ProtectionBench.run(stack, admin, users, o, sampler) : null;
+            ProtectionBench.Run protection = o.protection()
+                    ? ProtectionBench.run(stack, admin, users, o, sampler) : null;
             for (Ceilings.PurchaseSale p : protection == null ? List.<Ceilings.PurchaseSale>of() : protection.sales()) {
                 checks.add(Report.Check.of("protection", Invariants.check(db, redis, p.saleId(), p.attempts())));
             }
@@ -105,7 +127,8 @@ public final class Bench {
             Timeline t = new Timeline(sale.attempts());
             FlashSale numbers = FlashSale.of(sale, t, o.stock());
             List<Memory> memory = Memory.of(samples, sale.t0(), sale.end());
-            List<CpuWindow.Cpu> cpu = new ArrayList<>(List.of(CpuWindow.cpu("flash sale", samples, sale.t0(), sale.end())));
+            List<CpuWindow.Cpu> cpu = new ArrayList<>();
+            cpu.add(CpuWindow.cpu("flash sale", samples, sale.t0(), sale.end()));
             if (!samples.isEmpty()) {
                 cpu.add(CpuWindow.cpu("whole bench", samples, samples.get(0).nanos(), samples.getLast().nanos()));
             }
@@ -199,12 +222,13 @@ public final class Bench {
                     + g.target() + ")");
         }
         for (Report.Check c : r.invariants()) {
-            System.out.println((c.check().ok() ? "  holds    " : "  VIOLATED ") + c.sale() + ": " + c.check().summary());
+            System.out.println((c.check().ok() ? "  holds    " : "  VIOLATED ") + c.sale() + ": "
+                    + c.check().summary());
         }
         System.out.println("report: " + out.resolve("report.md") + " (and report.json, *.png)");
     }
 
-    static void say(String message) {
+    public static void say(String message) {
         System.err.println("bench: " + message);
     }
 }

@@ -30,7 +30,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         @Option(names = "--rounds", defaultValue = "3") int rounds;
         @Option(names = "--first-user", defaultValue = "1") int firstUser;
         @Option(names = "--flood-levels", defaultValue = "1000,5000,20000", converter = Levels.class)
-        List<Integer> floodLevels;
+        public List<Integer> floodLevels;
         @Option(names = "--flood-seconds", defaultValue = "10") int floodSeconds;
         @Option(names = "--pay-ratio") Double payRatio;
         @Option(names = "--pay-window", defaultValue = "900") int payWindow;

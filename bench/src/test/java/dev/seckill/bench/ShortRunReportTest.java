@@ -1,11 +1,20 @@
 package dev.seckill.bench;
 
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.CpuWindow;
+import dev.seckill.bench.measure.Machine;
+import dev.seckill.bench.measure.Memory;
+import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.report.Charts;
+import dev.seckill.bench.report.Report;
+import dev.seckill.bench.scenario.FlashSale;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
-import org.junit.jupiter.api.io.TempDir;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +24,7 @@ import java.util.DoubleSummaryStatistics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -2,7 +2,7 @@ package dev.seckill.system.bench;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
-import dev.seckill.bench.Invariants;
+import dev.seckill.bench.measure.Invariants;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.seckill.system.reliability;
 
-import dev.seckill.bench.Invariants;
+import dev.seckill.bench.measure.Invariants;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;

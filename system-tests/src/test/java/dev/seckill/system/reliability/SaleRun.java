@@ -1,8 +1,8 @@
 package dev.seckill.system.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.bench.Attempt;
-import dev.seckill.bench.Invariants;
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.measure.Invariants;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;

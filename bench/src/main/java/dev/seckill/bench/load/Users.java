@@ -1,0 +1,63 @@
+package dev.seckill.bench.load;
+
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.Stampede;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.stream.LongStream;
+
+/**
+ * The bench's signed-in users {@code first .. first+n-1}, each with a token of the service's own {@link TokenSigner}
+ * and its own client address as X-Forwarded-For (believed from loopback: a per-IP bucket each, as real shoppers).
+ */
+public final class Users {
+
+    private final long first;
+    private final String[] tokens;
+
+    public Users(String tokenSecret, long first, int n) {
+        TokenSigner signer = new TokenSigner(tokenSecret, Duration.ofHours(6), Clock.systemUTC());
+        this.first = first;
+        this.tokens = LongStream.range(first, first + n).mapToObj(signer::mint).toArray(String[]::new);
+    }
+
+    public int size() {
+        return tokens.length;
+    }
+
+    public long id(int i) {
+        return first + i;
+    }
+
+    public int index(long id) {
+        return (int) (id - first);
+    }
+
+    public String token(int i) {
+        return tokens[i];
+    }
+
+    public byte[] purchase(int i, long saleId, int edgePort) {
+        return purchase(i, saleId, null, edgePort);
+    }
+
+    /** The i-th user's purchase, on a protected sale's route with this purchase path (null: the plain route). */
+    public byte[] purchase(int i, long saleId, String path, int edgePort) {
+        return ("POST /api/sales/" + saleId + "/purchase" + (path == null ? "" : "/" + path)
+                + " HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort + "\r\nAuthorization: Bearer " + tokens[i]
+                + "\r\nX-Forwarded-For: " + address(id(i)) + "\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    public static String address(long userId) {
+        return Stampede.address(userId);
+    }
+
+    /** A plain request without identity, e.g. the trivial proxied route. */
+    public static byte[] get(String path, int port) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+    }
+}

@@ -1,0 +1,147 @@
+package dev.seckill.bench.measure;
+
+import dev.seckill.testkit.Stack;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/** Samples /proc (RSS, CPU ticks of each component, the bench, the machine) and, on its own thread, a sale's stats. */
+public final class Sampler implements AutoCloseable {
+
+    public static final List<String> COMPONENTS = List.of("service", "edge", "writer", "redis", "kafka", "db");
+    public static final String SHORT_CIRCUITS = "seckill_edge_sold_out_short_circuits_total";
+    /** CPU keys besides the components: the bench, the machine's busy ticks, and all its ticks (busy and idle). */
+    public static final String BENCH = "bench";
+    public static final String MACHINE = "machine";
+    public static final String MACHINE_ALL = "machine all";
+    public static final int MACHINE_CORES = (int) Math.max(1, Machine.read("/proc/stat").lines()
+            .filter(l -> l.matches("cpu[0-9]+ .*")).count());
+    private static final long WATCHING = Duration.ofMillis(100).toNanos();
+
+    /** One resource sample, stamped (System.nanoTime()) after its reads: kB resident, CPU ticks used so far. */
+    public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks) {
+    }
+
+    public record SaleSample(long nanos, long saleId, Admin.SaleStats stats, double shortCircuits) {
+    }
+
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2,
+            Thread.ofPlatform().daemon().name("bench-sampler-", 0).factory());
+    private final Map<Long, Sample> samples = new ConcurrentSkipListMap<>();
+    private final ConcurrentLinkedQueue<SaleSample> saleSamples = new ConcurrentLinkedQueue<>();
+    private final Map<String, Long> marks = new LinkedHashMap<>();
+    private final Stack stack;
+    private final Admin admin;
+    private final long every;
+    private volatile long watched = -1;
+
+    public Sampler(Stack stack, Admin admin, Duration every) {
+        this.stack = stack;
+        this.admin = admin;
+        this.every = every.toNanos();
+        timer.execute(this::tick);
+        timer.scheduleAtFixedRate(this::poll, 0, WATCHING, TimeUnit.NANOSECONDS);
+    }
+
+    /** Polls this sale's stats (and the edge counter) from now on; -1 stops. */
+    public void watch(long saleId) {
+        watched = saleId;
+    }
+
+    /** Marks the start of a phase (for the charts), with a resource sample taken there and then. */
+    public synchronized void mark(String phase) {
+        sampleNow();
+        marks.put(phase, System.nanoTime());
+    }
+
+    public void sampleNow() {
+        Sample s = resources();
+        samples.put(s.nanos(), s);
+    }
+
+    public synchronized Map<String, Long> marks() {
+        return new LinkedHashMap<>(marks);
+    }
+
+    public List<Sample> samples() {
+        return new ArrayList<>(samples.values());
+    }
+
+    public List<SaleSample> saleSamples() {
+        return new ArrayList<>(saleSamples);
+    }
+
+    /** A sample, and the next one scheduled: sooner while a sale is watched, so a short sale gets several. */
+    private void tick() {
+        long t = System.nanoTime();
+        sampleNow();
+        long period = watched > 0 ? Math.min(every, WATCHING) : every;
+        timer.schedule(this::tick, period - (System.nanoTime() - t), TimeUnit.NANOSECONDS);
+    }
+
+    private void poll() {
+        long sale = watched;
+        try {
+            if (sale > 0) {
+                Admin.SaleStats stats = admin.stats(sale);
+                double shortCircuits = admin.edgeMetrics().getOrDefault(SHORT_CIRCUITS, 0.0);
+                saleSamples.add(new SaleSample(System.nanoTime(), sale, stats, shortCircuits));
+            }
+        } catch (IOException | InterruptedException e) {
+            // a missed sample (the service is busy or restarting, or the sampler closed); the next one comes soon
+        }
+    }
+
+    private Sample resources() {
+        Map<String, Long> rss = new LinkedHashMap<>();
+        Map<String, Long> cpu = new LinkedHashMap<>();
+        for (String c : COMPONENTS) {
+            rss.put(c, processes(c).mapToLong(p -> vmRssKb(p.pid())).sum());
+            cpu.put(c, processes(c).mapToLong(p -> cpuTicks(p.pid())).sum());
+        }
+        ProcessHandle self = ProcessHandle.current();
+        cpu.put(BENCH, Stream.concat(Stream.of(self), self.descendants()).mapToLong(p -> cpuTicks(p.pid())).sum());
+        // The "cpu" line: user nice system idle iowait irq softirq steal; busy is all but idle and iowait.
+        String[] f = Machine.read("/proc/stat").lines().findFirst().orElse("").split("\\s+");
+        long[] t = f.length > 8 ? Arrays.stream(f, 1, 9).mapToLong(Long::parseLong).toArray() : new long[8];
+        cpu.put(MACHINE, t[0] + t[1] + t[2] + t[5] + t[6] + t[7]);
+        cpu.put(MACHINE_ALL, Arrays.stream(t).sum());
+        return new Sample(System.nanoTime(), rss, cpu);
+    }
+
+    /** A component's processes: its pid file's, else its numbered nodes' (on the cluster); nginx's workers too. */
+    private Stream<ProcessHandle> processes(String component) {
+        Stream<String> nodes = stack.pid(component) > 0 ? Stream.of(component)
+                : IntStream.rangeClosed(1, 9).mapToObj(i -> component + "-" + i);
+        return nodes.mapToLong(stack::pid).filter(pid -> pid > 0).boxed().flatMap(pid -> ProcessHandle.of(pid).stream())
+                .flatMap(p -> component.equals("edge") ? Stream.concat(Stream.of(p), p.children()) : Stream.of(p));
+    }
+
+    /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the command in parentheses. */
+    private static long cpuTicks(long pid) {
+        String[] f = Machine.read("/proc/" + pid + "/stat").replaceFirst("(?s).*\\) ", "").split(" ");
+        return f.length > 12 ? Long.parseLong(f[11]) + Long.parseLong(f[12]) : 0;
+    }
+
+    private static long vmRssKb(long pid) {
+        return Machine.read("/proc/" + pid + "/status").lines().filter(l -> l.startsWith("VmRSS:"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

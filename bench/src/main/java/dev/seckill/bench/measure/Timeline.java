@@ -1,0 +1,61 @@
+package dev.seckill.bench.measure;
+
+import dev.seckill.bench.load.Attempt;
+import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntCountsHistogram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+/** A load run's answers by {@link Answer#kind} and latency (HdrHistogram), per time bucket and in all. */
+public final class Timeline {
+
+    /** One bucket: its start (seconds from the run's start), answers by kind, latency percentiles (ms). */
+    public record Bucket(double at, Map<String, Long> outcomes, Measured.Latency latency) {
+    }
+
+    public final long bucketMillis;
+    public final List<Bucket> buckets = new ArrayList<>();
+    public final Histogram all = Measured.histogram();
+    public final Map<String, Long> outcomes;
+
+    public Timeline(List<Attempt> attempts) {
+        long span = attempts.stream().mapToLong(Timeline::endMillis).max().orElse(0);
+        bucketMillis = LongStream.of(100, 250, 500, 1000, 2000, 5000).filter(b -> span / b <= 120).findFirst()
+                .orElse(10_000);
+        Map<Long, List<Attempt>> byBucket = attempts.stream()
+                .collect(Collectors.groupingBy(a -> endMillis(a) / bucketMillis));
+        for (long i = 0; i <= span / bucketMillis; i++) {
+            List<Attempt> in = byBucket.getOrDefault(i, List.of());
+            // Two digits per bucket: a hundred full histograms would take megabytes.
+            IntCountsHistogram us = latency(in, new IntCountsHistogram(all.getHighestTrackableValue(), 2));
+            buckets.add(new Bucket(i * bucketMillis / 1000.0, outcomes(in), Measured.Latency.of(us)));
+        }
+        latency(attempts, all);
+        outcomes = outcomes(attempts);
+    }
+
+    /** Answers per second in a bucket, of one outcome (or all when null). */
+    public double rate(Bucket b, String outcome) {
+        return b.outcomes().entrySet().stream().filter(e -> outcome == null || e.getKey().equals(outcome))
+                .mapToLong(Map.Entry::getValue).sum() * 1000.0 / bucketMillis;
+    }
+
+    private static Map<String, Long> outcomes(List<Attempt> attempts) {
+        return attempts.stream().collect(Collectors.groupingBy(Attempt::kind, TreeMap::new, Collectors.counting()));
+    }
+
+    private static <H extends AbstractHistogram> H latency(List<Attempt> attempts, H us) {
+        attempts.forEach(a -> Measured.record(us, a.latencyNanos()));
+        return us;
+    }
+
+    private static long endMillis(Attempt a) {
+        return (a.startNanos() + a.latencyNanos()) / 1_000_000;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.seckill.bench.scenario;
+
+import dev.seckill.bench.Bench;
+import dev.seckill.bench.BenchOptions;
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.Crowd;
+import dev.seckill.bench.load.LoadClient;
+import dev.seckill.bench.load.PayingCrowd;
+import dev.seckill.bench.load.Users;
+import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.Section;
+import dev.seckill.testkit.Stack;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static dev.seckill.bench.report.Section.f;
+
+/**
+ * The flash sale: a new sale of {@code stock} units, the whole {@link Crowd} let loose on it through the edge, the
+ * wait for the writer ({@link #run}); then its numbers ({@link #of}), in seconds from the crowd's first click.
+ *
+ * @param sellOutAt             the arrival of the last 202 (every unit decided, its order in Kafka), null if not sold
+ *                              out; not the first SOLD_OUT, which can come long before the last winners hear their 202
+ * @param firstSoldOutAt        the first SOLD_OUT answer's arrival: the stock had run out in Redis by then
+ * @param requestsAfterSellOut  clicks sent from when the first click answered SOLD_OUT was: the edge can only have
+ *                              short-circuited clicks sent after that one, so the share below is at most 1
+ * @param edgeShareAfterSellOut the edge's short-circuit counter over the run / requestsAfterSellOut
+ * @param drainSeconds          from the last 202 until every accepted order was in MySQL and no consumer lag;
+ *                              {@code drainedAt} that moment (both null if it did not drain)
+ */
+public record FlashSale(long saleId, int stock, long requests, double seconds, double rps, Measured.Latency latency,
+                 Map<String, Long> outcomes, long accepted, long winners, Double sellOutAt, Double firstSoldOutAt,
+                 long requestsUntilSellOut, double rpsUntilSellOut, Measured.Latency latencyUntilSellOut,
+                 long requestsAfterSellOut, double rpsAfterSellOut, long edgeShortCircuits, long edgeRateLimited,
+                 Double edgeShareAfterSellOut, Double drainSeconds, Double drainedAt) {
+
+    /** What the run saw, times in System.nanoTime(); {@code drainedAt} -1 if the writer did not catch up in time. */
+    public record Result(long saleId, long t0, long end, List<Attempt> attempts, Map<String, Double> edgeBefore,
+                  Map<String, Double> edgeAfter, Admin.SaleStats finalStats, long drainedAt) {
+
+        public long accepted() {
+            return attempts.stream().filter(Attempt::accepted).count();
+        }
+    }
+
+    /** @param payers the winners' payment behaviour, or null: the orders then wait out the default window */
+    public static Result run(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o, Payers payers)
+            throws IOException, InterruptedException {
+        long sale = admin.createSale("bench-flash-sale-" + System.currentTimeMillis(), o.stock(), o.payWindow());
+        Map<String, Double> before = admin.edgeMetrics();
+        sampler.watch(sale);
+        sampler.mark("flash sale");
+        try {
+            long t0 = System.nanoTime();
+            Crowd crowd = new Crowd(users, sale, stack.edgePort(), o.attempts(), t0);
+            Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + users.size() + " users x up to "
+                    + o.attempts() + " clicks, " + o.connections() + " connections");
+            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), o.connections(),
+                    payers == null ? crowd : new PayingCrowd(crowd, payers), t0 + o.duration().toNanos(),
+                    Duration.ofSeconds(30));
+            long end = System.nanoTime();
+            // The sale's CPU window ends on a sample (mark() began it on one).
+            sampler.sampleNow();
+            Map<String, Double> after = admin.edgeMetrics();
+            List<Attempt> attempts = crowd.attempts();
+            long accepted = attempts.stream().filter(Attempt::accepted).count();
+            Bench.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
+                    + " ms, " + accepted + " accepted; waiting for the writer");
+            Admin.SaleStats stats = admin.awaitDrained(sale, accepted, Duration.ofSeconds(120));
+            long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
+            // The sampler may have seen the drain earlier, while the crowd was still clicking.
+            long seen = sampler.saleSamples().stream().filter(s -> s.saleId() == sale && s.stats() != null
+                    && s.stats().drained(accepted) && s.nanos() >= t0).mapToLong(Sampler.SaleSample::nanos)
+                    .findFirst().orElse(Long.MAX_VALUE);
+            return new Result(sale, t0, end, attempts, before, after, stats == null ? admin.stats(sale) : stats,
+                    Math.min(drained, seen) == Long.MAX_VALUE ? -1 : Math.min(drained, seen));
+        } finally {
+            sampler.watch(-1);
+        }
+    }
+
+    public static FlashSale of(Result r, Timeline t, int stock) {
+        List<Attempt> all = r.attempts();
+        long lastEnd = all.stream().mapToLong(FlashSale::end).max().orElse(0);
+        long lastAccept = all.stream().filter(Attempt::accepted).mapToLong(FlashSale::end).max().orElse(-1);
+        List<Attempt> refused = all.stream().filter(a -> !a.accepted() && "SOLD_OUT".equals(a.code())).toList();
+        long firstSoldOutEnd = refused.stream().mapToLong(FlashSale::end).min().orElse(-1);
+        long firstSoldOutStart = refused.stream().mapToLong(Attempt::startNanos).min().orElse(-1);
+        Long remaining = r.finalStats().redisRemaining();
+        boolean soldOut = remaining != null && remaining == 0;
+        long sellOut = lastAccept < 0 ? firstSoldOutEnd : lastAccept;
+        long cut = !soldOut ? Long.MAX_VALUE : firstSoldOutStart >= 0 ? firstSoldOutStart : sellOut;
+        Timeline before = new Timeline(all.stream().filter(a -> a.startNanos() < cut).toList());
+        long untilCut = before.all.getTotalCount();
+        long after = all.size() - untilCut;
+        double seconds = lastEnd / 1e9;
+        double cutSeconds = soldOut ? cut / 1e9 : seconds;
+        long shortCircuits = delta(r, Sampler.SHORT_CIRCUITS);
+        long drainFrom = Math.max(lastAccept, 0);
+        // The sampler polls every 100 ms: it may see the drain before the last 202 reached the client.
+        long drainedAt = r.drainedAt() < 0 ? -1 : Math.max(r.drainedAt() - r.t0(), drainFrom);
+        return new FlashSale(r.saleId(), stock, all.size(), seconds, seconds > 0 ? all.size() / seconds : 0,
+                Measured.Latency.of(t.all), t.outcomes, r.accepted(),
+                all.stream().filter(Attempt::accepted).mapToLong(Attempt::userId).distinct().count(),
+                soldOut ? sellOut / 1e9 : null, firstSoldOutEnd < 0 ? null : firstSoldOutEnd / 1e9, untilCut,
+                cutSeconds > 0 ? untilCut / cutSeconds : 0, Measured.Latency.of(before.all), after,
+                seconds > cutSeconds ? after / (seconds - cutSeconds) : 0, shortCircuits,
+                delta(r, "seckill_edge_rate_limited_total"),
+                soldOut && after > 0 ? (double) shortCircuits / after : null,
+                drainedAt < 0 ? null : (drainedAt - drainFrom) / 1e9, drainedAt < 0 ? null : drainedAt / 1e9);
+    }
+
+    /** The report's section; {@code shortCircuitCeiling}: the same client's short-circuit ceiling, or null. */
+    public Section section(Double shortCircuitCeiling) {
+        Section s = new Section("flashSale", "The flash sale").table("", "")
+                .row("answers", f("%,d in %.2f s: **%,.0f req/s**", requests, seconds, rps))
+                .row("latency (all answers)", f("p50 %.2f ms · p90 %.2f ms · **p99 %.2f ms** · max %.2f ms",
+                        latency.p50(), latency.p90(), latency.p99(), latency.max()));
+        if (sellOutAt == null) {
+            s.row("time to sell out", f("not sold out: %,d of %,d units taken", accepted, stock));
+        } else {
+            s.row("time to sell out", f("**%.3f s**: the last 202 reached its buyer (the stock had run out in Redis by "
+                            + "%s s, the first SOLD_OUT answer)", sellOutAt, Section.n("%.3f", firstSoldOutAt)))
+                    .row("clicks sent before the sell-out", f("%,d (%,.0f req/s) · p50 %.2f ms · p99 %.2f ms",
+                            requestsUntilSellOut, rpsUntilSellOut, latencyUntilSellOut.p50(),
+                            latencyUntilSellOut.p99()))
+                    .row("clicks sent after the sell-out",
+                            f("%,d (%,.0f req/s)", requestsAfterSellOut, rpsAfterSellOut))
+                    .row("answered by the edge after the sell-out", f("**%.1f %%** (%,d short-circuits / %,d clicks)",
+                            100 * edgeShareAfterSellOut, edgeShortCircuits, requestsAfterSellOut));
+            if (shortCircuitCeiling != null) {
+                s.row("the flood after the sell-out against the short-circuit ceiling of the same client",
+                        f("%.2f x (%,.0f vs %,.0f req/s)", rpsAfterSellOut / shortCircuitCeiling, rpsAfterSellOut,
+                                shortCircuitCeiling));
+            }
+        }
+        s.row("accepted (202) / distinct winners", f("%,d / %,d of %,d units", accepted, winners, stock))
+                .row("refused by the edge's per-IP limit (429)", f("%,d", edgeRateLimited))
+                .row("writer drain time", drainSeconds == null ? "**did not drain within 120 s**"
+                        : f("**%.2f s** from the last 202 until every accepted order was in MySQL and the lag 0 "
+                        + "(at %.2f s)", drainSeconds, drainedAt))
+                .table("outcome", "answers", "share");
+        outcomes.forEach((k, v) -> s.row(k, f("%,d", v), f("%.2f %%", 100.0 * v / Math.max(1, requests))));
+        return s.text("![answers per second by outcome](%s)", Report.THROUGHPUT_PNG)
+                .text("![latency percentiles over time](%s)", Report.LATENCY_PNG).data(this);
+    }
+
+    private static long end(Attempt a) {
+        return a.startNanos() + a.latencyNanos();
+    }
+
+    private static long delta(Result r, String series) {
+        return Math.round(r.edgeAfter().getOrDefault(series, 0.0) - r.edgeBefore().getOrDefault(series, 0.0));
+    }
+}

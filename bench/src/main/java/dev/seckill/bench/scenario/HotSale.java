@@ -1,0 +1,142 @@
+package dev.seckill.bench.scenario;
+
+import dev.seckill.bench.Bench;
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.LoadClient;
+import dev.seckill.bench.load.Users;
+import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.Invariants;
+import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.Settled;
+import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
+import dev.seckill.testkit.Stack;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import static dev.seckill.bench.report.Section.f;
+
+/**
+ * The hot sale: distinct buyers click one sale's purchase over every connection straight to the service.
+ * bin/lib/bench.sh runs this main twice, restarting the service with {@code redis.coalesce-max} 1 (one purchase.lua
+ * call per buyer), then with its default (coalescing); each leaves hot-sale-MODE.json for {@link Bench} to read.
+ */
+public final class HotSale {
+
+    public static final int STOCK = 100_000;
+    public static final String ONE_CALL = "one-call";
+    public static final String COALESCING = "coalescing";
+    /** Distinct buyers: far more than one run makes decisions on this machine. */
+    private static final int BUYERS = 200_000;
+
+    /** One run; {@code attemptsPerCall}: attempts decided per script call (0 when the service does not say). */
+    public record Run(String mode, String coalesceMax, long saleId, Measured measured, double attemptsPerCall,
+               int reconciled, Invariants.Report invariants) {
+
+        /** Answers that decided the attempt (202, 409, 410, 429) per second: a 503 or no answer decided nothing. */
+        public double decisionsPerSecond() {
+            long undecided = measured.count("503") + measured.count("0");
+            return measured.seconds() > 0 ? (measured.requests() - undecided) / measured.seconds() : 0;
+        }
+    }
+
+    /** {@code --mode one-call|coalescing --coalesce-max N|default --seconds S --connections N --out DIR}. */
+    public static void main(String[] args) throws Exception {
+        Logger.getLogger("").setLevel(Level.WARNING);
+        Map<String, String> a = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            a.put(args[i], args[i + 1]);
+        }
+        Run run = run(Stack.get(), a.get("--mode"), a.get("--coalesce-max"),
+                Duration.ofSeconds(Long.parseLong(a.get("--seconds"))), Integer.parseInt(a.get("--connections")));
+        Path out = Files.createDirectories(Path.of(a.get("--out")).toAbsolutePath());
+        ReportSections.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
+        Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
+        System.exit(run.invariants().ok() ? 0 : 1);
+    }
+
+    public static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
+        Admin admin = new Admin(stack);
+        Users users = new Users(stack.tokenSecret(), 1, BUYERS);
+        long sale = admin.createSale("bench-hot-sale-" + mode + "-" + System.currentTimeMillis(), STOCK);
+        IntFunction<LoadClient.Request> buyer = i -> {
+            int u = Math.floorMod(i, BUYERS);
+            return new LoadClient.Request(users.purchase(u, sale, stack.servicePort()), users.id(u));
+        };
+        List<Attempt> attempts = new ArrayList<>();
+        // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
+        Ceilings.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),
+                Duration.ofSeconds(3), attempts, false);
+        Map<String, Double> before = admin.serviceMetrics();
+        Measured measured = Ceilings.steady(stack.servicePort(), connections, "hot sale, " + mode, buyer, d,
+                attempts, false);
+        Map<String, Double> after = admin.serviceMetrics();
+        double calls = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_count");
+        double decided = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
+        Settled settled = Settled.of(stack, admin, "hot sale", sale, attempts);
+        return new Run(mode, coalesceMax, sale, measured, calls > 0 ? Report.round(decided / calls) : 0,
+                settled.reconciled(), settled.invariants());
+    }
+
+    /** The runs bin/lib/bench.sh left in {@code out}, one-call first; empty when it ran none. */
+    public static List<Run> read(Path out) throws IOException {
+        List<Run> runs = new ArrayList<>();
+        for (String mode : List.of(ONE_CALL, COALESCING)) {
+            Path f = out.resolve("hot-sale-" + mode + ".json");
+            if (Files.exists(f)) {
+                runs.add(ReportSections.JSON.readValue(f.toFile(), Run.class));
+            }
+        }
+        return runs;
+    }
+
+    /** Coalescing's decisions per second over one call per buyer's; null unless both ran. */
+    public static Double ratio(List<Run> runs) {
+        Run one = find(runs, ONE_CALL);
+        Run co = find(runs, COALESCING);
+        return one == null || co == null || one.decisionsPerSecond() == 0 ? null
+                : co.decisionsPerSecond() / one.decisionsPerSecond();
+    }
+
+    public static Run find(List<Run> runs, String mode) {
+        return runs.stream().filter(r -> r.mode().equals(mode)).findFirst().orElse(null);
+    }
+
+    /** The report's section ("hotSale" in report.json: the runs and their ratio); none when none ran. */
+    public static void addTo(Path out, List<Run> runs) throws IOException {
+        if (!runs.isEmpty()) {
+            section(runs).addTo(out);
+        }
+    }
+
+    public static Section section(List<Run> runs) {
+        Section s = new Section("hotSale", "Hot sale: coalescing against one script call per buyer").text("One sale of "
+                + "%,d units, distinct buyers straight to the service after a 3 s warm-up; decisions: answers other "
+                + "than 503. `redis.coalesce-max` 1 (one `purchase.lua` call per buyer), then the service restarted "
+                + "with its default (buyers waiting while a call is in flight go in the next).", STOCK)
+                .table("run", "redis.coalesce-max", "decisions/s", "p50", "p99", "answers", "attempts per script call",
+                        "reconcile actions after 503s", "invariants");
+        for (Run r : runs) {
+            Measured.Latency l = r.measured().latency();
+            s.row(r.mode(), r.coalesceMax(), f("%,.0f", r.decisionsPerSecond()), f("%.1f ms", l.p50()),
+                    f("%.1f ms", l.p99()), r.measured().byKind(), Section.n("%.2f", r.attemptsPerCall() > 0
+                            ? r.attemptsPerCall() : null), r.reconciled(),
+                    r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
+        }
+        Double ratio = ratio(runs);
+        return s.text(ratio == null ? "" : f("Coalescing / one call per buyer: **%.2f x** decisions per second.",
+                ratio))
+                .data(ratio == null ? Map.of("runs", runs) : Map.of("runs", runs, "ratio", Report.round(ratio)));
+    }
+}

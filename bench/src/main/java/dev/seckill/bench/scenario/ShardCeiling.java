@@ -1,0 +1,154 @@
+package dev.seckill.bench.scenario;
+
+import dev.seckill.bench.Bench;
+import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.report.ReportSections;
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
+import dev.seckill.testkit.ClusterStack;
+import dev.seckill.testkit.Stack;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * redis-benchmark of purchase.lua by EVALSHA (one buyer per call, 50 clients, no pipelining) on a test sale no service
+ * knows: random users (the QUEUED path, the script's dearest) and one user (RATE_LIMITED after its burst, the
+ * cheapest). redis-benchmark takes a password only on its command line, so it signs in as a user made for the run
+ * (random password, the test sale's keys only). {@code main(--out DIR [--cluster])} writes {@value #FILE}: with
+ * --cluster on the master serving the test sale's slot, the ceiling of one shard and so of one sale.
+ */
+public final class ShardCeiling {
+
+    public static final String FILE = "redis-ceiling.json";
+    static final long TEST_SALE = 999_999_998L;
+
+    private ShardCeiling() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Logger.getLogger("").setLevel(Level.WARNING);
+        int out = List.of(args).indexOf("--out") + 1;
+        if (out == 0 || out == args.length) {
+            System.err.println("bench: usage: ShardCeiling --out DIR [--cluster]");
+            System.exit(2);
+        }
+        boolean cluster = List.of(args).contains("--cluster");
+        Stack stack = Stack.get();
+        String where = cluster ? ClusterStack.get().redis().masterOf(Keys.stock(TEST_SALE)).orElseThrow() : "redis";
+        int port = cluster ? ClusterStack.get().port(where) : stack.redisPort();
+        // A client of that one node: a cluster client's lazy first connect can hang when a node drops it meanwhile.
+        RedissonClient redis = RedisClients.connect("redis://127.0.0.1:" + port, null, stack.redisPassword());
+        try {
+            Bench.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
+            Path dir = Files.createDirectories(Path.of(args[out]));
+            ReportSections.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
+        } finally {
+            redis.shutdown();
+        }
+    }
+
+    /** The QUEUED path, and with {@code bothPaths} the RATE_LIMITED one, on the Redis at {@code port}. */
+    public static List<Measured> run(Stack stack, RedissonClient redis, int port, int requests, boolean bothPaths)
+            throws IOException, InterruptedException {
+        List<String> keys = Keys.purchase(TEST_SALE, 1).stream().map(String::valueOf).toList();
+        List<String> evalsha = new ArrayList<>(List.of("EVALSHA", redis.getScript(StringCodec.INSTANCE)
+                .scriptLoad(Files.readString(stack.home().resolve("lua/purchase.lua"))), "5"));
+        evalsha.addAll(keys.subList(0, 4));
+        String now = Long.toString(System.currentTimeMillis());
+        redis.getBucket(keys.get(0), StringCodec.INSTANCE).set("1000000000");
+        redis.getMap(keys.get(2), StringCodec.INSTANCE).putAll(Map.of("start", "0", "end",
+                Long.toString(System.currentTimeMillis() + 86_400_000L)));
+        List<String> user = createUser(stack, port);
+        try {
+            List<Measured> m = new ArrayList<>(List.of(benchmark(port, "random users (QUEUED path)", requests,
+                    user, List.of("-r", "1000000000"), evalsha, keys.get(4).replaceFirst("1$", "__rand_int__"), "1",
+                    "3", "__rand_int__", "__rand_int__", now)));
+            if (bothPaths) {
+                m.add(benchmark(port, "one user (RATE_LIMITED path)", requests, user, List.of(), evalsha, keys.get(4),
+                        "1", "3", "1", "77", now));
+            }
+            return m;
+        } finally {
+            redis.getKeys().delete(keys.toArray(String[]::new));
+            if (!user.isEmpty()) {
+                redisCli(stack, port, "ACL DELUSER " + user.get(1));
+            }
+        }
+    }
+
+    /** redis-benchmark's options to sign in as a user made for this run; none when Redis has no password. */
+    private static List<String> createUser(Stack stack, int port) throws IOException, InterruptedException {
+        if (stack.redisPassword().isEmpty()) {
+            return List.of();
+        }
+        SecureRandom random = new SecureRandom();
+        String name = "seckill-bench-" + HexFormat.of().toHexDigits(random.nextInt());
+        String password = HexFormat.of().formatHex(random.generateSeed(24));
+        redisCli(stack, port, "ACL SETUSER " + name + " on >" + password + " resetkeys ~"
+                + Keys.stock(TEST_SALE).replaceFirst("stock$", "") + "* resetchannels -@all +@read +@write"
+                + " -@dangerous +evalsha");
+        return List.of("--user", name, "-a", password);
+    }
+
+    /** redis-cli takes the stack's password from REDISCLI_AUTH and the command from stdin, off its command line. */
+    private static void redisCli(Stack stack, int port, String command) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port));
+        pb.environment().put("REDISCLI_AUTH", stack.redisPassword());
+        String out = exec(pb, command + "\n").strip();
+        // redis-cli exits 0 on a Redis error too: the answer says.
+        if (!out.matches("OK|\\(integer\\) 1|1")) {
+            throw new IOException("redis-cli " + command.substring(0, command.indexOf(' ', 4)) + " failed: " + out);
+        }
+    }
+
+    private static Measured benchmark(int port, String name, int requests, List<String> user, List<String> options,
+                                      List<String> evalsha, String... bucketAndArgs)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "-n", Integer.toString(requests), "-c", "50", "--csv"));
+        cmd.addAll(user);
+        cmd.addAll(options);
+        cmd.addAll(evalsha);
+        cmd.addAll(List.of(bucketAndArgs));
+        String out = exec(new ProcessBuilder(cmd), "");
+        // --csv: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",...
+        for (String line : out.split("\n")) {
+            String[] f = line.replace("\"", "").split(",");
+            if (f.length >= 8 && f[1].matches("[0-9.]+")) {
+                double rps = Double.parseDouble(f[1]);
+                Map<String, Long> calls = Map.of("calls", (long) requests);
+                return new Measured("redis EVALSHA purchase.lua, " + name, "redis-benchmark", requests, requests / rps,
+                        rps, calls, calls, new Measured.Latency(Double.parseDouble(f[4]), 0, Double.parseDouble(f[6]),
+                        Double.parseDouble(f[7]), Double.parseDouble(f[2])), null);
+            }
+        }
+        throw new IOException("unreadable redis-benchmark output: " + out);
+    }
+
+    private static String exec(ProcessBuilder pb, String stdin) throws IOException, InterruptedException {
+        Process p = pb.redirectErrorStream(true).start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException(pb.command().get(0) + " failed: " + out);
+        }
+        return out;
+    }
+}
