@@ -87,8 +87,9 @@ public class ProtectionCosts {
     @AuxCounters(AuxCounters.Type.EVENTS)
     @State(Scope.Thread)
     public static class Work {
+        // Not public: JMH counts and resets every public field of an @AuxCounters state, and bits 0 never solves.
         @Param({"8", "10", "12", "14", "16"})
-        public int bits;
+        int bits;
         public long hashes;
         public long solves;
         private long salts;
