@@ -52,8 +52,9 @@ class PurchaseConcurrencyIT {
         Map<Long, String> tokens = new HashMap<>();
         List<Stampede.User> crowd = attempts.stream()
                 .map(u -> new Stampede.User(u, tokens.computeIfAbsent(u, svc::token))).toList();
+        // Every answer is also checked against the OpenAPI document (contract: true).
         List<Stampede.Click> clicks = Stampede.run(new Stampede.Plan(svc.base, sale, crowd, 1, CONNECTIONS,
-                Duration.ofSeconds(120), 0));
+                Duration.ofSeconds(120), 0, true));
 
         Map<Integer, Integer> byStatus = new HashMap<>();
         Map<Long, Set<String>> acceptedByUser = new HashMap<>();

@@ -55,10 +55,16 @@ public final class Stampede<S> {
 
     /**
      * What {@link #run} runs. {@code pauseMillis} spreads the clicks after a wait: a shopper waits the answer's
-     * Retry-After plus up to that long, or without one half to one and a half times it.
+     * Retry-After plus up to that long, or without one half to one and a half times it. {@code contract}: every
+     * answer is checked against the OpenAPI document ({@link ApiContract}), as HttpJson's are; off for floods.
      */
     public record Plan(String baseUrl, long saleId, List<User> users, int attemptsPerUser, int connections,
-                       Duration maxDuration, long pauseMillis) {
+                       Duration maxDuration, long pauseMillis, boolean contract) {
+
+        public Plan(String baseUrl, long saleId, List<User> users, int attemptsPerUser, int connections,
+                    Duration maxDuration, long pauseMillis) {
+            this(baseUrl, saleId, users, attemptsPerUser, connections, maxDuration, pauseMillis, false);
+        }
     }
 
     /**
@@ -166,7 +172,7 @@ public final class Stampede<S> {
             for (int i = 0; i < plan.connections(); i++) {
                 workers.add(pool.submit(() -> {
                     for (Shopper<User> s; (s = crowd.take(deadline)) != null; ) {
-                        Click c = click(http, uri, s.who, start);
+                        Click c = click(http, uri, s.who, start, plan.contract());
                         crowd.answered(s, c.status(), c.code(),
                                 c.retryAfterSeconds() < 0 ? -1 : TimeUnit.SECONDS.toNanos(c.retryAfterSeconds()),
                                 System.nanoTime());
@@ -185,7 +191,8 @@ public final class Stampede<S> {
         }
     }
 
-    private static Click click(HttpClient http, URI uri, User u, long start) throws InterruptedException {
+    private static Click click(HttpClient http, URI uri, User u, long start, boolean contract)
+            throws InterruptedException {
         HttpRequest req = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + u.token())
                 .header("X-Forwarded-For", address(u.id()))
@@ -193,6 +200,10 @@ public final class Stampede<S> {
         long t0 = System.nanoTime();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            if (contract) {
+                ApiContract.check("POST", uri.toString(), r.statusCode(), h -> r.headers().firstValue(h).orElse(null),
+                        r.body());
+            }
             long retryAfter = r.headers().firstValue("Retry-After").filter(v -> v.matches("[0-9]{1,4}"))
                     .map(Long::parseLong).orElse(-1L);
             return new Click(u.id(), t0 - start, System.nanoTime() - t0, r.statusCode(),

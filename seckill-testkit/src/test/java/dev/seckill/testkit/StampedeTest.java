@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,6 +91,29 @@ class StampedeTest {
                 assertEquals("QUEUED", accepted.code());
                 assertTrue(accepted.startNanos() >= refused.startNanos() + refused.latencyNanos());
             }
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aRunThatChecksTheContractFailsOnAnAnswerTheDocumentDoesNotDescribe() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
+        server.createContext("/", ex -> {
+            byte[] body = "{\"code\":\"QUEUED\"}".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(202, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            List<Stampede.User> one = List.of(new Stampede.User(1, "token-1"));
+            assertEquals(1, Stampede.run(new Stampede.Plan(base, 5, one, 1, 1, Duration.ofSeconds(10), 0)).size(),
+                    "unchecked, the answer is only counted");
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Stampede.run(
+                    new Stampede.Plan(base, 5, one, 1, 1, Duration.ofSeconds(10), 0, true)));
+            assertTrue(e.getCause() instanceof AssertionError, String.valueOf(e.getCause()));
         } finally {
             server.stop(0);
         }
