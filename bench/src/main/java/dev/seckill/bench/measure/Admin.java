@@ -2,6 +2,7 @@ package dev.seckill.bench.measure;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.load.Attempt;
+import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -103,7 +104,7 @@ public record Admin(Stack stack) {
         List<String> edges = listed == null || listed.isBlank() ? List.of(stack.edgeUrl()) : List.of(listed.split(","));
         Map<String, Double> sum = new HashMap<>();
         for (String edge : edges) {
-            prometheus(send("GET", edge.strip() + "/edge/metrics", null)).forEach((k, v) -> sum.merge(k, v,
+            PrometheusText.samples(send("GET", edge.strip() + "/edge/metrics", null)).forEach((k, v) -> sum.merge(k, v,
                     Double::sum));
         }
         return sum;
@@ -111,22 +112,7 @@ public record Admin(Stack stack) {
 
     /** The service's meters ({@code /observe/metrics}), by series name. */
     public Map<String, Double> serviceMetrics() throws IOException, InterruptedException {
-        return prometheus(send("GET", stack.adminUrl() + "/observe/metrics", null, "Accept", "text/plain"));
-    }
-
-    private static Map<String, Double> prometheus(String text) {
-        Map<String, Double> out = new HashMap<>();
-        for (String line : text.split("\n")) {
-            int space = line.lastIndexOf(' ');
-            if (!line.startsWith("#") && space > 0) {
-                try {
-                    out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-                } catch (NumberFormatException e) {
-                    // not a sample line
-                }
-            }
-        }
-        return out;
+        return PrometheusText.samples(send("GET", stack.adminUrl() + "/observe/metrics", null, "Accept", "text/plain"));
     }
 
     /**

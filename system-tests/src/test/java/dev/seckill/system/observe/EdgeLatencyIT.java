@@ -3,6 +3,7 @@ package dev.seckill.system.observe;
 import dev.seckill.system.edge.EdgeFixture;
 import dev.seckill.system.edge.UpstreamStub;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.PrometheusText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

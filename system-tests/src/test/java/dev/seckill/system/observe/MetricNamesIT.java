@@ -3,6 +3,7 @@ package dev.seckill.system.observe;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
 

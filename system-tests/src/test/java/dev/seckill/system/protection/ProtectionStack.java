@@ -2,15 +2,15 @@ package dev.seckill.system.protection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
-import dev.seckill.testkit.Await;
 import dev.seckill.testkit.AdminSales;
+import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -96,18 +96,7 @@ final class ProtectionStack {
 
     /** One sample of the service's Prometheus meters, by series ({@code name{labels}}). */
     Map<String, Double> metrics() {
-        Map<String, Double> out = new HashMap<>();
-        for (String line : http.get(stack.adminUrl() + "/observe/metrics").body().split("\n")) {
-            int space = line.lastIndexOf(' ');
-            if (!line.startsWith("#") && space > 0) {
-                try {
-                    out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-                } catch (NumberFormatException e) {
-                    // not a sample line
-                }
-            }
-        }
-        return out;
+        return PrometheusText.samples(http.get(stack.adminUrl() + "/observe/metrics").body());
     }
 
     /** The value of the series whose name and labels contain every given fragment (0 when absent). */

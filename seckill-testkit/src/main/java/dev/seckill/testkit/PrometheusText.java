@@ -1,4 +1,4 @@
-package dev.seckill.system.observe;
+package dev.seckill.testkit;
 
 import java.util.Map;
 import java.util.Set;
@@ -6,20 +6,20 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Reads Prometheus' text format: each sample line is {@code name{labels} value}; '#' lines are help and types. */
-final class PrometheusText {
+public final class PrometheusText {
 
     private PrometheusText() {
     }
 
     /** The metric names of the samples (the part before the labels or the value). */
-    static Set<String> names(String text) {
+    public static Set<String> names(String text) {
         Set<String> out = new TreeSet<>();
         samples(text).keySet().forEach(series -> out.add(series.split("\\{", 2)[0]));
         return out;
     }
 
     /** Each sample's value by its series ({@code name{labels}} exactly as written). */
-    static Map<String, Double> samples(String text) {
+    public static Map<String, Double> samples(String text) {
         Map<String, Double> out = new TreeMap<>();
         for (String line : text.split("\n")) {
             int space = line.lastIndexOf(' ');
