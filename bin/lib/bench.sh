@@ -148,7 +148,8 @@ bench_hot_sale() {
 # The environment the bench's mains read the stack from, as the tests do (the test kit's Stack): its ports, run
 # directory and secrets.
 bench_env() {
-  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET"
+  export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" \
+    SECKILL_LINE_SECRET="$LINE_SECRET"
   local name
   for name in $(stack_keys LOCAL); do
     case $name in *_PORT) export "SECKILL_$name=${!name}" ;; esac
@@ -254,6 +255,7 @@ bench_cluster_phase() {
   SECKILL_REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis) SECKILL_BENCH_EDGES=$(joined "http://127.0.0.1:%s" edge)
   export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" \
     SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_DB_PASSWORD="$DB_PASSWORD" \
+    SECKILL_LINE_SECRET="$LINE_SECRET" \
     SECKILL_EDGE_PORT="$LB_PORT" SECKILL_SERVICE_PORT SECKILL_ADMIN_PORT SECKILL_WRITER_PORT SECKILL_REDIS_PORT \
     SECKILL_DB_PORT="$DB_PORT" SECKILL_KAFKA_PORT SECKILL_KAFKA_CONTROLLER_PORT SECKILL_REDIS_NODES SECKILL_BENCH_EDGES
   say "bench against the cluster in $RUN (load balancer :$LB_PORT)"

@@ -290,7 +290,8 @@ service_env() {
   java_env "$1"
   ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(joined "http://127.0.0.1:%s" edge)
   export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
-    SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN"
+    SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN" \
+    SECKILL_LINE_SECRET="$LINE_SECRET"
   # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
   # 202 only once its reservation reached a replica: a master that dies right after the script cannot take an
   # acknowledged unit with it.

@@ -122,6 +122,10 @@ edge_settings() {
   edge_rate EDGE_READ_RATE SECKILL_EDGE_READ_RATE
   edge_rate EDGE_ORDER_RATE SECKILL_EDGE_ORDER_RATE
   edge_rate EDGE_LOGIN_RATE SECKILL_EDGE_LOGIN_RATE
+  # The line tickets' secret (the service holds the same): in nginx's environment (nginx.conf's env directive),
+  # never in its rendered files.
+  SECKILL_LINE_SECRET=$(kept_secret SECKILL_LINE_SECRET line-secret 32)
+  export SECKILL_LINE_SECRET
   if [ "$SECKILL_EDGE_REUSEPORT" = on ]; then export EDGE_REUSEPORT=" reuseport"; else export EDGE_REUSEPORT=""; fi
   # The purchase log (conf.d/seckill.conf's log_format seckill_purchase), read by bin/seckill trace.
   edge_knob SECKILL_EDGE_PURCHASE_LOG on '^(on|off)$' "on or off"

@@ -8,6 +8,7 @@ local latency = require "seckill.latency"
 local admin = require "seckill.admin"
 local reply = require "seckill.reply"
 local errors = require "seckill.errors"
+local waiting = require "seckill.line"
 
 local ngx = ngx
 local var = ngx.var
@@ -23,19 +24,20 @@ local pairs = pairs
 
 local _M = {}
 
-local flags, admitter, limiters, counters, latencies
+local flags, admitter, limiters, counters, latencies, lines
 
 -- The admission's 429 says when to retry in its body too, like every 429 with a computed wait.
 local ADMISSION_FIELDS = '"retryAfter":1'
 
 -- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), flag_recheck (s), flags_dict, admission
 -- ({ rate = per second, in_flight = purchases, min_in_flight = purchases, tolerance = factor }), admission_dict,
--- metrics_dict, latency_dict.
+-- metrics_dict, latency_dict, lines_dict, line_secret, line_fetch (the progress location's prefix).
 function _M.init(settings)
     counters = metrics.new(settings.metrics_dict)
     latencies = latency.new(settings.latency_dict)
     flags = sale_flags.new(settings.flags_dict, settings.flag_recheck)
     admitter = admission.new(settings.admission_dict, settings.admission)
+    lines = waiting.new(settings.lines_dict, settings.line_secret, settings.line_fetch)
     limiters = {}
     for route, limit in pairs(settings.limits) do
         limiters[route] = rate_limit.new(limit.rate, limit.burst)
@@ -148,6 +150,123 @@ function _M.purchase_header_filter()
         counters:incr(metrics.label(metrics.RECHECKS, "result", "cleared"))
     else
         counters:incr(metrics.label(metrics.RECHECKS, "result", "kept"))
+    end
+end
+
+-- An ISO-8601 instant of epoch ms, as the service's Instant.toString() writes it (milliseconds only when not 0).
+local function iso(ms)
+    local s = math.floor(ms / 1000)
+    local frac = ms - s * 1000
+    return os.date("!%Y-%m-%dT%H:%M:%S", s) .. (frac > 0 and string.format(".%03d", frac) or "") .. "Z"
+end
+
+local function json_value(v)
+    if v == nil then
+        return "null"
+    end
+    return tostring(v)
+end
+
+local function send_json(status, body)
+    ngx.header.content_type = "application/json"
+    ngx.header[reply.ANSWERED_BY] = "edge"
+    return reply.send(status, body)
+end
+
+-- A poll's answer, field by field as the service's LineService writes it.
+local function line_answer(id, s, ticket)
+    local code = s.code
+    counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", code))
+    if code == waiting.SOLD_OUT then
+        ngx.header["X-Seckill-Sold-Out"] = "1"
+        return send_json(reply.GONE, sale_flags.body(sale_flags.SOLD_OUT, id))
+    elseif code == waiting.ENDED then
+        return send_json(reply.GONE, sale_flags.body(sale_flags.SALE_ENDED, id))
+    elseif code == waiting.LAPSED then
+        return send_json(reply.GONE, '{"code":"ADMISSION_LAPSED","saleId":' .. id
+            .. ',"message":"your turn came and went unused: the unit went to the next in line"}')
+    elseif code == waiting.ADMITTED then
+        return send_json(reply.OK, '{"code":"ADMITTED","saleId":' .. id .. ',"admittedUntil":"' .. iso(s.until_ms)
+            .. '","ticket":"' .. ticket .. '"}')
+    elseif code == waiting.WAITLIST then
+        return send_json(reply.OK, '{"code":"WAITLIST","saleId":' .. id .. ',"position":' .. s.position
+            .. ',"ahead":' .. s.ahead .. ',"returning":' .. s.returning .. ',"returnBy":"' .. iso(s.return_by)
+            .. '","refreshSeconds":' .. s.refresh .. ',"approximate":' .. tostring(s.approximate)
+            .. ',"ticket":"' .. ticket .. '"}')
+    end
+    return send_json(reply.OK, '{"code":"IN_LINE","saleId":' .. id .. ',"position":' .. json_value(s.position)
+        .. ',"ahead":' .. json_value(s.ahead) .. ',"etaSeconds":' .. json_value(s.eta) .. ',"refreshSeconds":'
+        .. s.refresh .. ',"approximate":' .. tostring(s.approximate) .. ',"ticket":"' .. ticket .. '"'
+        .. (s.draw_ms and ',"drawAt":"' .. iso(s.draw_ms) .. '"' or "") .. '}')
+end
+
+-- The line's progress for a request of sale id, or the answer the service gave instead (no such sale, no line).
+local function progress_or_answer(id)
+    local p, status, body = lines:progress(id)
+    if p then
+        return p
+    end
+    if status == 404 or status == 409 then
+        return send_json(status, body)
+    end
+    return reply.error(errors.UNAVAILABLE)
+end
+
+-- Line of a waiting-room sale, access phase: a poll (GET) is answered here; a join (POST) goes on to the service.
+function _M.line()
+    local method = get_method()
+    if method == "POST" then
+        return
+    end
+    if method ~= "GET" and method ~= "HEAD" then
+        return reply.method_not_allowed("GET, POST")
+    end
+    local id = var.sale_id
+    local raw = var.http_x_line_ticket
+    local t, refusal = lines:check(raw, id)
+    if not t then
+        counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", refusal))
+        return reply.error(refusal == waiting.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
+    end
+    local p = progress_or_answer(id)
+    return line_answer(id, waiting.standing(p, t, now() * 1000), raw)
+end
+
+local function not_admitted(id, position, ahead, retry)
+    counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", "NOT_ADMITTED"))
+    ngx.header[reply.RETRY_AFTER] = retry
+    return send_json(429, '{"code":"NOT_ADMITTED","saleId":' .. id .. ',"position":' .. json_value(position)
+        .. ',"ahead":' .. json_value(ahead) .. ',"retryAfter":' .. retry
+        .. ',"message":"your turn in the line has not come"}')
+end
+
+-- Purchase, end of the rewrite phase: a sale with a line lets through only an admitted ticket of its own (the
+-- service checks again that it is the buyer's); a sold-out or ended line goes on too, for the service's answer.
+-- A purchase without a ticket goes on while this edge has not learned that the sale has a line (the service then
+-- refuses it the same way).
+function _M.line_gate()
+    local id = var.sale_id
+    local raw = var.http_x_line_ticket
+    if not raw then
+        if lines:known(id) then
+            return not_admitted(id, nil, nil, 1)
+        end
+        return
+    end
+    local t, refusal = lines:check(raw, id)
+    if not t then
+        return reply.error(refusal == waiting.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
+    end
+    local p, status = lines:progress(id)
+    if not p then
+        -- No line (409) or no sale (404): the service answers the purchase as such.
+        return
+    end
+    local s = waiting.standing(p, t, now() * 1000)
+    if s.code == waiting.IN_LINE or s.code == waiting.WAITLIST then
+        return not_admitted(id, s.position, s.ahead, s.refresh)
+    elseif s.code == waiting.LAPSED then
+        return not_admitted(id, nil, nil, 1)
     end
 end
 

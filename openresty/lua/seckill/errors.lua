@@ -34,6 +34,10 @@ local ANSWERS = {
     -- but a limit all the same, so 429 (slow down, retry after), as API gateways answer a global quota; 503 stays
     -- for failures, which this is not: in a flash sale refusing most of the crowd is the edge working.
     admission = { 429, "RATE_LIMITED", "too many purchases at once; retry shortly", 1 },
+    -- Waiting rooms (line.lua): the same codes and messages as the service's.
+    ticket_invalid = { 403, "TICKET_INVALID",
+                       "this line ticket is not valid for you or for this sale: join the line for one" },
+    ticket_expired = { 403, "TICKET_EXPIRED", "this line ticket has expired" },
     internal = { 500, "INTERNAL", "edge error" },
     not_implemented = { 501, "NOT_IMPLEMENTED", "transfer encoding not supported" },
     unavailable = { 503, "UNAVAILABLE", "the service is unavailable; retry shortly", 1 },
@@ -68,6 +72,8 @@ _M.RATE_LIMITED = "rate_limited"
 _M.TOO_MANY_CONNECTIONS = "too_many_connections"
 _M.UNAVAILABLE = "unavailable"
 _M.ADMISSION = "admission"
+_M.TICKET_INVALID = "ticket_invalid"
+_M.TICKET_EXPIRED = "ticket_expired"
 
 -- The answer's name for a route's own name (may be nil or "") and nginx's status; an unknown status is "internal".
 function _M.name(name, status)

@@ -26,6 +26,7 @@ local _M = {
     ADMISSION_LIMIT = "seckill_edge_admission_in_flight_limit",
     ADMISSION_LONG = "seckill_edge_admission_usual_answer_seconds",
     ADMISSION_SHORT = "seckill_edge_admission_answer_seconds",
+    LINE_ANSWERS = "seckill_edge_line_answers_total",
 }
 
 local HELP = {
@@ -48,6 +49,8 @@ local HELP = {
         "The mean answer time of the purchases admitted in the admission's last interval (100 ms)." },
     [_M.UPSTREAM_ERRORS] = { "counter", "Upstream failures answered 503 by the edge, by nginx status (502, 504)." },
     [_M.FLAGS] = { "gauge", "Flags (SOLD_OUT, SALE_ENDED) currently set." },
+    [_M.LINE_ANSWERS] = { "counter",
+        "Waiting-room polls and purchases the edge answered itself from a line's progress, by code." },
 }
 
 local mt = { __index = _M }

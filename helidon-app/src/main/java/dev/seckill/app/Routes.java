@@ -22,9 +22,11 @@ import java.util.function.Supplier;
  * @param protection   the challenge and path routes of protected sales
  * @param login        the demo sign-in, or null when it is off
  * @param openBreakers the dependencies whose circuit breaker is open now (dev.seckill.breaker.Breakers#open)
+ * @param line         the waiting rooms' join, poll and progress routes; {@code lineAdmin} their operator view
  */
 record Routes(HttpService sales, HttpService purchases, HttpService orders, HttpService admin,
-              HttpService protection, HttpService login, Supplier<List<String>> openBreakers) {
+              HttpService protection, HttpService login, Supplier<List<String>> openBreakers, HttpService line,
+              HttpService lineAdmin) {
 
     /** Seconds a load balancer or client should wait before asking a DEGRADED instance again. */
     static final int DEGRADED_RETRY_AFTER = 1;
@@ -37,7 +39,7 @@ record Routes(HttpService sales, HttpService purchases, HttpService orders, Http
         routing.get("/api/ping", (req, res) -> Answers.json(res, Status.OK_200, Answers.body("code", "OK")));
         // Orders are mounted at /api: besides /api/orders/** they answer a shopper's order in a sale,
         // /api/sales/{id}/order (one segment deeper than any sale route, so the two never overlap).
-        routing.register("/api/sales", sales, purchases, protection)
+        routing.register("/api/sales", sales, purchases, protection, line)
                 .register("/api", orders);
         if (login != null) {
             routing.register("/api/login", login);
@@ -61,6 +63,6 @@ record Routes(HttpService sales, HttpService purchases, HttpService orders, Http
     /** The admin listener (loopback by default): operators and monitoring. */
     void admin(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
-        routing.register("/admin", admin);
+        routing.register("/admin", admin, lineAdmin);
     }
 }

@@ -7,6 +7,7 @@ import dev.seckill.config.Setting;
 import dev.seckill.db.DbSettings;
 import dev.seckill.expiry.ExpirySettings;
 import dev.seckill.identity.TokenSettings;
+import dev.seckill.line.LineSettings;
 import dev.seckill.protection.ProtectionSettings;
 import dev.seckill.purchase.KafkaSettings;
 import dev.seckill.purchase.LimiterSettings;
@@ -33,7 +34,7 @@ record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, 
                        String adminToken, boolean demoLogin, LimiterSettings limiter, long soldOutTtlMs,
                        String edgeAdmin, OptionalLong node, ProtectionSettings protection,
                        ReconcileSettings reconcile, ExpirySettings expiry, ResendSettings resend,
-                       BreakerSettings breaker, ArchiveSettings archive) {
+                       BreakerSettings breaker, ArchiveSettings archive, LineSettings line) {
 
     /** @param root the whole config: application.yaml with the environment over it */
     static ServiceSettings from(Config root) {
@@ -46,6 +47,7 @@ record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, 
                 Setting.number(app.get("soldout.ttl-ms")), Setting.text(app.get("edge.admin")),
                 Setting.optionalNumber(app.get("node")), ProtectionSettings.from(app.get("protection")), reconcile,
                 ExpirySettings.from(app.get("expiry")), ResendSettings.from(app.get("resend")),
-                BreakerSettings.from(app.get("breaker")), ArchiveSettings.from(app.get("archive"), reconcile.grace()));
+                BreakerSettings.from(app.get("breaker")), ArchiveSettings.from(app.get("archive"), reconcile.grace()),
+                LineSettings.from(app.get("line")));
     }
 }

@@ -23,6 +23,11 @@ import dev.seckill.expiry.ExpiryMetrics;
 import dev.seckill.expiry.ExpiryRunner;
 import dev.seckill.expiry.ExpirySettings;
 import dev.seckill.expiry.LapsedOrderRepository;
+import dev.seckill.line.LineAdminService;
+import dev.seckill.line.LineAdmission;
+import dev.seckill.line.LineService;
+import dev.seckill.line.LineTickets;
+import dev.seckill.line.Lines;
 import dev.seckill.order.ArchivedMarks;
 import dev.seckill.order.IssuableOrderIds;
 import dev.seckill.order.OrderLookup;
@@ -150,16 +155,22 @@ final class Wiring implements AutoCloseable {
         ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
                 new Archiver(saleRepository, stock, orderRepository, clock, archiving), archiving.interval()) : null;
         Gate gate = Protection.gate(settings.protection(), settings.token().secret(), redis, clock);
+        LineTickets tickets = credentials.lineTickets();
+        Lines lines = new Lines(scripts, settings.line(),
+                sale -> breakers.db().call(() -> orderRepository.countsForSale(sale).paid()), clock);
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate,
+                        new LineAdmission(lines, tickets, clock)),
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
                         new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, reconcile.grace()),
                 new ProtectionService(auth, catalog, gate),
                 settings.demoLogin() ? new LoginService(signer) : null,
-                breakers::open);
+                breakers::open,
+                new LineService(auth, catalog, lines, tickets, clock),
+                new LineAdminService(adminAuth, catalog, lines, clock));
         return new Wiring(publisher, periodic, expiry, archive, resender, routes);
     }
 

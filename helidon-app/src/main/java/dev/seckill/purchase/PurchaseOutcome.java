@@ -50,6 +50,17 @@ public sealed interface PurchaseOutcome {
     record PathInvalid() implements PurchaseOutcome {
     }
 
+    /** A waiting-room sale bought without a valid ticket of the buyer's own (403): {@code code} says why. */
+    record TicketRefused(String code) implements PurchaseOutcome {
+    }
+
+    /**
+     * A waiting-room sale bought by a buyer whose turn has not come (429): their place and the people ahead when the
+     * ticket has one (else null), and how long until they should ask the line again.
+     */
+    record NotAdmitted(Long position, Long ahead, long waitMillis) implements PurchaseOutcome {
+    }
+
     /** The metric tag: the answer's code, with SOLD_OUT_LOCAL for the sold-out answers Redis never saw. */
     default String tag() {
         return switch (this) {
@@ -63,6 +74,8 @@ public sealed interface PurchaseOutcome {
             case Unauthenticated u -> "UNAUTHENTICATED";
             case PathRequired r -> "PATH_REQUIRED";
             case PathInvalid i -> "PATH_INVALID";
+            case TicketRefused t -> t.code();
+            case NotAdmitted n -> "NOT_ADMITTED";
         };
     }
 }

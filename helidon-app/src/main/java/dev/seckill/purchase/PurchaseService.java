@@ -37,10 +37,15 @@ public final class PurchaseService implements HttpService {
      * ($upstream_http_x_order_id) without parsing the body.
      */
     public static final HeaderName ORDER_ID_HEADER = HeaderNames.create("X-Order-Id");
+    /** A waiting-room sale's ticket (docs/waiting-room.md). */
+    public static final HeaderName TICKET = HeaderNames.create("X-Line-Ticket");
     static final HeaderName LIMIT = HeaderNames.create("X-RateLimit-Limit");
     static final HeaderName REMAINING = HeaderNames.create("X-RateLimit-Remaining");
     static final HeaderName RESET = HeaderNames.create("X-RateLimit-Reset");
     private static final int MAX_BODY = 1024;
+    /** The code of a ticket past its expiry; any other refused ticket is TICKET_INVALID. */
+    public static final String TICKET_EXPIRED = "TICKET_EXPIRED";
+    public static final String TICKET_INVALID = "TICKET_INVALID";
 
     private final Authenticator auth;
     private final SaleCatalog catalog;
@@ -48,15 +53,17 @@ public final class PurchaseService implements HttpService {
     private final PurchaseMetrics metrics;
     private final LimiterSettings limiter;
     private final Gate gate;
+    private final Admission admission;
 
     public PurchaseService(Authenticator auth, SaleCatalog catalog, Purchaser purchaser, PurchaseMetrics metrics,
-                           LimiterSettings limiter, Gate gate) {
+                           LimiterSettings limiter, Gate gate, Admission admission) {
         this.auth = auth;
         this.catalog = catalog;
         this.purchaser = purchaser;
         this.metrics = metrics;
         this.limiter = limiter;
         this.gate = gate;
+        this.admission = admission;
     }
 
     @Override
@@ -88,7 +95,12 @@ public final class PurchaseService implements HttpService {
         if (sale.isEmpty()) {
             return new PurchaseOutcome.SaleNotFound();
         }
-        // Decided here, before Redis: a flood of forged paths costs one HMAC each.
+        // Decided here, before Redis: a flood of forged tickets or paths costs one HMAC each.
+        PurchaseOutcome refused = admission.refusal(sale.get(), user.get().id(),
+                req.headers().first(TICKET).orElse(null));
+        if (refused != null) {
+            return refused;
+        }
         switch (gate.purchase(sale.get(), user.get().id(), req.path().pathParameters().first("path").orElse(null))) {
             case REQUIRED -> {
                 return new PurchaseOutcome.PathRequired();
@@ -162,7 +174,22 @@ public final class PurchaseService implements HttpService {
                     "this sale is bought through a purchase path: POST /api/sales/" + saleId + "/path first");
             case PurchaseOutcome.PathInvalid i -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_INVALID",
                     "this purchase link is not valid for you, or has expired; get a new one");
+            case PurchaseOutcome.TicketRefused t -> Answers.error(req, res, Status.FORBIDDEN_403, t.code(),
+                    ticketMessage(t.code()));
+            case PurchaseOutcome.NotAdmitted n -> {
+                long seconds = ceilSeconds(n.waitMillis());
+                res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+                Answers.json(res, Status.TOO_MANY_REQUESTS_429, Answers.body("code", "NOT_ADMITTED",
+                        "saleId", saleId, "position", n.position(), "ahead", n.ahead(), "retryAfter", seconds,
+                        "message", "your turn in the line has not come"));
+            }
         }
+    }
+
+    /** The message of a refused line ticket's 403 (the edge's errors.lua has the same two). */
+    public static String ticketMessage(String code) {
+        return code.equals(TICKET_EXPIRED) ? "this line ticket has expired"
+                : "this line ticket is not valid for you or for this sale: join the line for one";
     }
 
     /** The SOLD_OUT body; the edge answers the very same one from its flag. */

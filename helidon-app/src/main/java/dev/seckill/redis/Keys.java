@@ -115,6 +115,37 @@ public final class Keys {
         return List.of(stock(saleId), meta(saleId));
     }
 
+    /** A sale's line: hash of its progress (line_advance.lua). */
+    public static String line(long saleId) {
+        return tag(saleId) + ":line";
+    }
+
+    /** Hash userId -> place of everyone in a sale's line. */
+    public static String linePlaces(long saleId) {
+        return tag(saleId) + ":line:places";
+    }
+
+    /** Sorted set of a sale's pre-queue, scored by each buyer's random number. */
+    public static String linePrequeue(long saleId) {
+        return tag(saleId) + ":line:pre";
+    }
+
+    /** List of the admission steps of a sale's line, oldest first. */
+    public static String lineSteps(long saleId) {
+        return tag(saleId) + ":line:steps";
+    }
+
+    /** KEYS of line_join.lua, in its order. */
+    public static List<Object> lineJoin(long saleId) {
+        return List.of(line(saleId), linePlaces(saleId), linePrequeue(saleId), buyers(saleId));
+    }
+
+    /** KEYS of line_advance.lua, in its order. */
+    public static List<Object> lineAdvance(long saleId) {
+        return List.of(line(saleId), linePrequeue(saleId), lineSteps(saleId), stock(saleId), buyers(saleId),
+                returned(saleId));
+    }
+
     /** Counter that hands each service instance its order-id node number. */
     public static String nodeSequence() {
         return "seckill:node-seq";

@@ -16,7 +16,9 @@ public enum Script {
     CONSERVE("conserve.lua"),
     RELEASE("release.lua"),
     UNSENT("unsent.lua"),
-    SENT("sent.lua");
+    SENT("sent.lua"),
+    LINE_JOIN("line_join.lua"),
+    LINE_ADVANCE("line_advance.lua");
 
     private final String file;
     private final String body;

@@ -2,6 +2,7 @@ package dev.seckill.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.failure.InvalidInput;
+import dev.seckill.line.WaitingRoom;
 import dev.seckill.protection.SaleProtection;
 
 import java.time.Instant;
@@ -10,14 +11,14 @@ import java.time.format.DateTimeParseException;
 /**
  * A validated request to create a sale: {@code {"name","priceCents","stock","startsAt","endsAt"}}, optionally
  * {@code "payWindowSeconds"} (default {@link Sale#DEFAULT_PAY_WINDOW_SECONDS}), {@code "protection"} and
- * {@code "challengeBits"} (see {@link SaleProtection}).
+ * {@code "challengeBits"} (see {@link SaleProtection}) and {@code "waitingRoom"} (see {@link WaitingRoom}).
  */
 public record NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds,
-                      SaleProtection protection) {
+                      SaleProtection protection, WaitingRoom waitingRoom) {
 
-    /** An unprotected sale. */
+    /** An unprotected sale without a line. */
     public NewSale(String name, long priceCents, int stock, Instant startsAt, Instant endsAt, int payWindowSeconds) {
-        this(name, priceCents, stock, startsAt, endsAt, payWindowSeconds, SaleProtection.NONE);
+        this(name, priceCents, stock, startsAt, endsAt, payWindowSeconds, SaleProtection.NONE, null);
     }
 
     public static final int MAX_STOCK = 10_000_000;
@@ -43,7 +44,8 @@ public record NewSale(String name, long priceCents, int stock, Instant startsAt,
         int window = body.has("payWindowSeconds")
                 ? (int) integer(body, "payWindowSeconds", 1, MAX_PAY_WINDOW_SECONDS) : Sale.DEFAULT_PAY_WINDOW_SECONDS;
         SaleProtection protection = SaleProtection.from(body);
-        return new NewSale(name.asText().strip(), price, stock, starts, ends, window, protection);
+        return new NewSale(name.asText().strip(), price, stock, starts, ends, window, protection,
+                WaitingRoom.from(body));
     }
 
     private static long integer(JsonNode body, String field, long min, long max) {

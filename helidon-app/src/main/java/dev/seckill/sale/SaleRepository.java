@@ -1,6 +1,7 @@
 package dev.seckill.sale;
 
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.line.WaitingRoom;
 import dev.seckill.protection.SaleProtection;
 
 import javax.sql.DataSource;
@@ -24,7 +25,7 @@ import static dev.seckill.db.SqlTimes.utc;
 public final class SaleRepository implements SaleSource {
 
     private static final String COLUMNS = "id, name, price_cents, stock_total, starts_at, ends_at, pay_window_seconds"
-            + ", protection, challenge_bits";
+            + ", protection, challenge_bits, line_prequeue_seconds, line_admit_seconds, line_admit_per_second";
     /** Orders that hold a unit: every state but EXPIRED (an expired order gave its unit back to the stock). */
     private static final String LIVE = "o.state <> 'EXPIRED'";
 
@@ -36,7 +37,8 @@ public final class SaleRepository implements SaleSource {
 
     public Sale insert(NewSale s) {
         String sql = "INSERT INTO sale (name, price_cents, stock_total, stock, starts_at, ends_at, pay_window_seconds"
-                + ", protection, challenge_bits) VALUES (?,?,?,?,?,?,?,?,?)";
+                + ", protection, challenge_bits, line_prequeue_seconds, line_admit_seconds, line_admit_per_second)"
+                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             ps.setString(1, s.name());
@@ -48,11 +50,15 @@ public final class SaleRepository implements SaleSource {
             ps.setInt(7, s.payWindowSeconds());
             ps.setString(8, s.protection().wire());
             ps.setInt(9, s.protection().bits());
+            WaitingRoom room = s.waitingRoom();
+            ps.setObject(10, room == null ? null : room.prequeueSeconds());
+            ps.setObject(11, room == null ? null : room.admitSeconds());
+            ps.setObject(12, room == null ? null : room.admitPerSecond());
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
                 return new Sale(keys.getLong(1), s.name(), s.priceCents(), s.stock(), s.startsAt(), s.endsAt(),
-                        s.payWindowSeconds(), s.protection());
+                        s.payWindowSeconds(), s.protection(), room);
             }
         } catch (SQLException e) {
             throw new DependencyUnavailable("failed to insert the sale: " + e.getMessage(), e);
@@ -134,6 +140,17 @@ public final class SaleRepository implements SaleSource {
         }
     }
 
+    /** The stored line (columns 10-12 of {@link #COLUMNS}), or null for a sale without one. */
+    private static WaitingRoom waitingRoom(ResultSet rs) throws SQLException {
+        int prequeue = rs.getInt(10);
+        if (rs.wasNull()) {
+            return null;
+        }
+        int admit = rs.getInt(11);
+        int rate = rs.getInt(12);
+        return new WaitingRoom(prequeue, admit, rs.wasNull() ? null : rate);
+    }
+
     private List<Sale> query(String sql, Object... args) {
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
@@ -144,7 +161,7 @@ public final class SaleRepository implements SaleSource {
                 while (rs.next()) {
                     out.add(new Sale(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4),
                             instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), rs.getInt(7),
-                            SaleProtection.stored(rs.getString(8), rs.getInt(9))));
+                            SaleProtection.stored(rs.getString(8), rs.getInt(9)), waitingRoom(rs)));
                 }
                 return out;
             }

@@ -23,7 +23,9 @@ public final class SaleViews {
         Long remaining = remaining(s.id());
         return new SaleView(s.id(), s.name(), s.priceCents(), s.stockTotal(), remaining,
                 SaleState.of(s, now, remaining).name(), s.startsAt().toString(), s.endsAt().toString(), now.toString(),
-                s.payWindowSeconds(), s.protection().wire());
+                s.payWindowSeconds(), s.protection().wire(), s.waitingRoom() == null ? null
+                : new SaleView.Line(s.waitingRoom().prequeueSeconds(), s.waitingRoom().admitSeconds(),
+                s.waitingRoom().admitPerSecond(), s.waitingRoom().opensAt(s.startsAt()).toString()));
     }
 
     /** Remaining stock, or null when Redis cannot say (the view still answers, without it). */

@@ -24,6 +24,7 @@ import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.purchase.OrderPublisher;
 import dev.seckill.purchase.PurchaseMetrics;
+import dev.seckill.purchase.Admission;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.Reopener;
@@ -109,11 +110,11 @@ final class FakeApi {
                 Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));
         routes = new Routes(
                 new SaleService(sales, catalog, new SaleViews(remaining::get, clock), clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate, Admission.EVERYONE),
                 orders(auth, catalog),
                 admin,
                 new ProtectionService(auth, catalog, gate),
-                new LoginService(signer), List::of);
+                new LoginService(signer), List::of, rules -> { }, rules -> { });
     }
 
     private OrderService orders(Authenticator auth, SaleCatalog catalog) {

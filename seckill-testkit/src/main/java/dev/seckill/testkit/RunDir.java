@@ -32,6 +32,11 @@ public final class RunDir {
         return secret("SECKILL_TOKEN_SECRET", "token-secret");
     }
 
+    /** The secret that signs waiting-room tickets: SECKILL_LINE_SECRET, else the generated one. */
+    public String lineSecret() {
+        return secret("SECKILL_LINE_SECRET", "line-secret");
+    }
+
     /** The database password: SECKILL_DB_PASSWORD, else the generated one. */
     public String dbPassword() {
         return optionalSecret("SECKILL_DB_PASSWORD", "db-password", "seckill");

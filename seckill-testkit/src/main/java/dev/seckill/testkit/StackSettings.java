@@ -71,6 +71,7 @@ final class StackSettings {
                 .forEach(name -> env.put(envPrefix + name, get(name)));
         env.put("SECKILL_ADMIN_TOKEN", run.adminToken());
         env.put("SECKILL_TOKEN_SECRET", run.tokenSecret());
+        env.put("SECKILL_LINE_SECRET", run.lineSecret());
         return env;
     }
 

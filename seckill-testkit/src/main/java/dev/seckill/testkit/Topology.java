@@ -27,6 +27,10 @@ public interface Topology {
         return secrets().tokenSecret();
     }
 
+    default String lineSecret() {
+        return secrets().lineSecret();
+    }
+
     default String dbPassword() {
         return secrets().dbPassword();
     }

@@ -1,0 +1,66 @@
+package dev.seckill.line;
+
+import dev.seckill.admin.AdminAuth;
+import dev.seckill.http.Answers;
+import dev.seckill.http.Ids;
+import dev.seckill.sale.Sale;
+import dev.seckill.sale.SaleCatalog;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@code GET /admin/sales/{id}/line} (admin listener, admin token): a line's length, how many it admitted and how
+ * many of those bought or let their turn lapse, the admission rate now, and what is left to sell or to come back.
+ */
+public final class LineAdminService implements HttpService {
+
+    private final AdminAuth auth;
+    private final SaleCatalog catalog;
+    private final Lines lines;
+    private final Clock clock;
+
+    public LineAdminService(AdminAuth auth, SaleCatalog catalog, Lines lines, Clock clock) {
+        this.auth = auth;
+        this.catalog = catalog;
+        this.lines = lines;
+        this.clock = clock;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/sales/{id}/line", this::line);
+    }
+
+    private void line(ServerRequest req, ServerResponse res) {
+        if (!auth.allows(req)) {
+            Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "admin token required");
+            return;
+        }
+        OptionalLong id = Ids.param(req, "id");
+        Optional<Sale> sale = id.isEmpty() ? Optional.empty() : catalog.find(id.getAsLong());
+        if (sale.isEmpty()) {
+            Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+            return;
+        }
+        if (sale.get().waitingRoom() == null) {
+            Answers.error(req, res, Status.CONFLICT_409, "NO_LINE", "this sale has no waiting room");
+            return;
+        }
+        Sale s = sale.get();
+        LineProgress p = lines.progress(s);
+        WaitingRoom room = s.waitingRoom();
+        Answers.json(res, Status.OK_200, Answers.body("saleId", s.id(), "length", p.total(),
+                "prequeue", p.prequeue(), "joinedAfter", p.joinedAfter(), "drawn", p.drawn(),
+                "admitted", p.admitted(), "used", p.used(), "lapsed", p.lapsed(),
+                "admitPerSecond", p.rate(clock.millis()),
+                "mode", room.admitPerSecond() == null ? "follow" : "fixed",
+                "window", lines.settings().window(), "remaining", p.remaining(), "mayReturn", p.mayReturn()));
+    }
+}

@@ -1,0 +1,111 @@
+package dev.seckill.line;
+
+import dev.seckill.sale.Sale;
+
+import java.time.Instant;
+
+/**
+ * Where a ticket's holder stands, from the line's progress alone (no Redis call): the answer to a buyer's poll. The
+ * edge answers polls by the very same rules (openresty/lua/seckill/line.lua); LineServiceTest and the system tests
+ * hold both to docs/waiting-room.md.
+ */
+public sealed interface Standing {
+
+    /**
+     * In line. Before the draw {@code position}, {@code ahead} and {@code etaSeconds} are null and {@code drawAt}
+     * says when the places are drawn; {@code approximate}: the place is estimated (a pre-queue place), and
+     * {@code ahead} is rounded.
+     */
+    record InLine(Long position, Long ahead, Long etaSeconds, int refreshSeconds, Instant drawAt, boolean approximate)
+            implements Standing {
+    }
+
+    /** The stock is gone but {@code returning} units may come back by {@code returnBy}: the line waits for them. */
+    record Waitlist(Long position, Long ahead, long returning, Instant returnBy, int refreshSeconds,
+                    boolean approximate) implements Standing {
+    }
+
+    /** The holder may purchase until {@code until}. */
+    record Admitted(Instant until) implements Standing {
+    }
+
+    /** The holder was admitted and did not buy in time: the unit went to the next in line. */
+    record Lapsed() implements Standing {
+    }
+
+    record SoldOut() implements Standing {
+    }
+
+    record Ended() implements Standing {
+    }
+
+    /** The slowest a waiting client is told to poll, and the fastest. */
+    int MAX_REFRESH_SECONDS = 10;
+    int MIN_REFRESH_SECONDS = 1;
+    /** Before the draw a client may poll more slowly, down to twice a minute. */
+    int MAX_PREQUEUE_REFRESH_SECONDS = 30;
+
+    /** Where {@code t}'s holder stands at {@code now}, the place estimated from the ticket. */
+    static Standing of(Sale sale, LineProgress p, LineTicket t, Instant now) {
+        return of(sale, p, t, now, null);
+    }
+
+    /** As {@link #of(Sale, LineProgress, LineTicket, Instant)}; {@code exact}: the place when it is known. */
+    static Standing of(Sale sale, LineProgress p, LineTicket t, Instant now, Long exact) {
+        if (!now.isBefore(sale.endsAt())) {
+            return new Ended();
+        }
+        WaitingRoom room = sale.waitingRoom();
+        long admittedAt = p.admittedAt(t);
+        boolean stockGone = p.remaining() == 0;
+        Instant returnBy = Instant.ofEpochMilli(p.soldOutAt()).plusSeconds(sale.payWindowSeconds());
+        boolean mayReturn = p.mayReturn() > 0 && now.isBefore(returnBy);
+        if (admittedAt >= 0) {
+            Instant until = Instant.ofEpochMilli(admittedAt).plus(room.admission());
+            if (stockGone && !mayReturn) {
+                return new SoldOut();
+            }
+            return now.isBefore(until) ? new Admitted(until) : new Lapsed();
+        }
+        if (!p.drawn()) {
+            long toDraw = Math.max(0, sale.startsAt().getEpochSecond() - now.getEpochSecond());
+            return new InLine(null, null, null, clamp(toDraw / 10, MAX_PREQUEUE_REFRESH_SECONDS), sale.startsAt(),
+                    t.prequeue());
+        }
+        if (stockGone) {
+            if (!mayReturn) {
+                return new SoldOut();
+            }
+            long position = exact != null ? exact : p.position(t);
+            return new Waitlist(position, ahead(p, position, exact == null && t.prequeue()), p.mayReturn(), returnBy,
+                    MAX_REFRESH_SECONDS, exact == null && t.prequeue());
+        }
+        long position = exact != null ? exact : p.position(t);
+        long ahead = ahead(p, position, exact == null && t.prequeue());
+        double rate = p.rate(now.toEpochMilli());
+        if (rate <= 0 && room.admitPerSecond() != null) {
+            rate = room.admitPerSecond();
+        }
+        Long eta = rate > 0 ? (long) Math.ceil(ahead / rate) : null;
+        return new InLine(position, ahead, eta, clamp(eta == null ? 2 : eta / 10, MAX_REFRESH_SECONDS), null,
+                exact == null && t.prequeue());
+    }
+
+    /** People ahead not yet admitted; an estimated place's count rounded to two significant digits. */
+    private static long ahead(LineProgress p, long position, boolean estimated) {
+        long ahead = Math.max(0, position - p.admitted() - 1);
+        return estimated ? round(ahead) : ahead;
+    }
+
+    static long round(long n) {
+        long scale = 1;
+        while (n / scale >= 100) {
+            scale *= 10;
+        }
+        return Math.round((double) n / scale) * scale;
+    }
+
+    private static int clamp(long seconds, int max) {
+        return (int) Math.max(MIN_REFRESH_SECONDS, Math.min(max, seconds));
+    }
+}
