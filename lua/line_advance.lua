@@ -65,7 +65,8 @@ if now >= starts and now - at >= interval then
   local quota
   if rate > 0 then
     -- A fixed rate accrues over the time since the last advance (at most 10 s of it: an idle line does not save up).
-    quota = num('carry') + rate * math.min(now - at, 10000) / 1000
+    -- The first advance (the draw) starts the clock.
+    quota = num('carry') + (at > 0 and rate * math.min(now - at, 10000) / 1000 or 0)
   else
     quota = window - outstanding
   end

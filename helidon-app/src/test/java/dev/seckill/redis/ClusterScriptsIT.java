@@ -53,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("cluster")
 @EnabledIfEnvironmentVariable(named = "SECKILL_REDIS_NODES", matches = ".+")
-class ClusterScriptsIT extends ScriptContract {
+class ClusterScriptsIT extends LineScriptContract {
 
     private static final String NODES = System.getenv("SECKILL_REDIS_NODES");
     private static final String REQUEST_ID = "cluster-scripts-it";

@@ -4,7 +4,7 @@ import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
 /** The scripts' contract on the stack's Redis. */
-class ScriptsIT extends ScriptContract {
+class ScriptsIT extends LineScriptContract {
 
     @Override
     RedissonClient connect() {

@@ -1,0 +1,106 @@
+package dev.seckill.line;
+
+import dev.seckill.protection.SaleProtection;
+import dev.seckill.sale.Sale;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StandingTest {
+
+    private static final Instant START = Instant.parse("2030-01-01T10:00:00Z");
+    private static final long T = START.toEpochMilli();
+    private static final Sale SALE = new Sale(7, "s", 100, 10, START, START.plusSeconds(3600), 900,
+            SaleProtection.NONE, new WaitingRoom(600, 60, null));
+
+    private static LineTicket after(long sequence) {
+        return new LineTicket(7, 1, false, sequence, START.getEpochSecond() + 3600);
+    }
+
+    private static LineTicket prequeue(long random) {
+        return new LineTicket(7, 1, true, random, START.getEpochSecond() + 3600);
+    }
+
+    /** 1,000 in the pre-queue, 100 after; {@code admitted} of them admitted at T + 1 s, 10 units left. */
+    private static LineProgress progress(long admitted, long remaining, long mayReturn) {
+        long cut = admitted >= 1000 ? LineProgress.ALL : admitted * (LineProgress.ALL / 1000);
+        return new LineProgress(T + 5000, true, 1000, 100, admitted, cut, remaining, admitted, 0, mayReturn, T + 2000,
+                List.of(new LineProgress.Step(T + 1000, admitted, cut)));
+    }
+
+    @Test
+    void beforeTheDrawThereIsNoPlaceYetOnlyWhenItIsDrawn() {
+        LineProgress open = new LineProgress(0, false, 3, 0, 0, -1, 10, 0, 0, 0, 0, List.of());
+        Standing s = Standing.of(SALE, open, prequeue(5), START.minusSeconds(100));
+        Standing.InLine l = assertInstanceOf(Standing.InLine.class, s);
+        assertNull(l.position());
+        assertNull(l.ahead());
+        assertEquals(START, l.drawAt());
+        assertEquals(10, l.refreshSeconds(), "100 s to the draw: poll every 10 s");
+    }
+
+    @Test
+    void aPlaceAfterTheDrawIsBehindThePrequeueExactly() {
+        Standing.InLine l = assertInstanceOf(Standing.InLine.class,
+                Standing.of(SALE, progress(1000, 10, 0), after(20), START.plusSeconds(5)));
+        assertEquals(1020, l.position());
+        assertEquals(19, l.ahead());
+        assertEquals(false, l.approximate());
+    }
+
+    @Test
+    void aPrequeuePlaceIsEstimatedFromItsRandomNumberAndSaysSo() {
+        Standing.InLine l = assertInstanceOf(Standing.InLine.class,
+                Standing.of(SALE, progress(100, 10, 0), prequeue(LineProgress.ALL / 2), START.plusSeconds(5)));
+        assertEquals(500, l.position());
+        assertEquals(400, l.ahead());
+        assertTrue(l.approximate());
+        Standing.InLine exact = assertInstanceOf(Standing.InLine.class,
+                Standing.of(SALE, progress(100, 10, 0), prequeue(LineProgress.ALL / 2), START.plusSeconds(5), 517L));
+        assertEquals(517, exact.position());
+        assertEquals(416, exact.ahead());
+        assertEquals(false, exact.approximate());
+    }
+
+    @Test
+    void anAdmittedPlaceMayBuyUntilItsAdmissionEndsThenItLapses() {
+        LineProgress p = progress(1010, 10, 0);
+        Standing.Admitted a = assertInstanceOf(Standing.Admitted.class,
+                Standing.of(SALE, p, after(10), START.plusSeconds(30)));
+        assertEquals(START.plusSeconds(61), a.until());
+        assertInstanceOf(Standing.Lapsed.class, Standing.of(SALE, p, after(10), START.plusSeconds(61)));
+        assertInstanceOf(Standing.Admitted.class, Standing.of(SALE, p, prequeue(7), START.plusSeconds(30)));
+    }
+
+    @Test
+    void withTheStockGoneTheLineIsAWaitlistWhileUnitsMayComeBackThenSoldOut() {
+        Standing.Waitlist w = assertInstanceOf(Standing.Waitlist.class,
+                Standing.of(SALE, progress(1000, 0, 4), after(3), START.plusSeconds(5)));
+        assertEquals(4, w.returning());
+        assertEquals(START.plusSeconds(2 + 900), w.returnBy());
+        assertEquals(1003, w.position());
+        assertInstanceOf(Standing.SoldOut.class, Standing.of(SALE, progress(1000, 0, 0), after(3),
+                START.plusSeconds(5)));
+        assertInstanceOf(Standing.SoldOut.class, Standing.of(SALE, progress(1000, 0, 4), after(3),
+                START.plusSeconds(903)), "past the last payment window nothing comes back");
+    }
+
+    @Test
+    void afterTheEndEveryoneHearsSaleEnded() {
+        assertInstanceOf(Standing.Ended.class, Standing.of(SALE, progress(1000, 10, 0), after(1),
+                START.plusSeconds(3600)));
+    }
+
+    @Test
+    void aheadIsRoundedToTwoSignificantDigits() {
+        assertEquals(12_000, Standing.round(12_345));
+        assertEquals(99, Standing.round(99));
+        assertEquals(100, Standing.round(104));
+    }
+}
