@@ -15,9 +15,14 @@ public final class AdminSales {
 
     /** Creates a sale named {@code prefix} plus a unique suffix and returns its id; anything but 201 fails the test. */
     public long create(String prefix, int stock, Instant startsAt, Instant endsAt) {
+        return create(prefix, stock, startsAt, endsAt, "");
+    }
+
+    /** As {@link #create(String, int, Instant, Instant)}, with {@code more} fields of the body (",\"f\":v..."). */
+    public long create(String prefix, int stock, Instant startsAt, Instant endsAt, String more) {
         HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"" + prefix + System.nanoTime()
                         + "\",\"priceCents\":1999,\"stock\":" + stock + ",\"startsAt\":\"" + startsAt
-                        + "\",\"endsAt\":\"" + endsAt + "\"}",
+                        + "\",\"endsAt\":\"" + endsAt + "\"" + more + "}",
                 "Authorization", HttpJson.bearer(stack.adminToken()));
         if (r.status() != 201) {
             throw new AssertionError("failed to create a sale: " + r.status() + " " + r.body());
