@@ -137,7 +137,7 @@ public final class SaleStock implements RemainingStock {
     /**
      * Archives a settled sale: its window hash keeps the time of archiving (a tombstone of a few bytes that tells
      * "archived" from "lost", and keeps preheat.lua from ever putting stock back), and its stock, buyers and
-     * returned keys get an expiry. Written in that order and idempotent (EXPIRE NX never pushes an expiry back), so
+     * returned keys (and a waiting room's) get an expiry. Written in that order and idempotent (EXPIRE NX never pushes an expiry back), so
      * a pass that dies half-way is finished by the next one.
      */
     public void archive(long saleId, long nowMillis, Duration linger) {
@@ -145,6 +145,10 @@ public final class SaleStock implements RemainingStock {
         redis.getBucket(Keys.stock(saleId)).expireIfNotSet(linger);
         redis.getMap(Keys.buyers(saleId)).expireIfNotSet(linger);
         redis.getSet(Keys.returned(saleId)).expireIfNotSet(linger);
+        for (String line : new String[] {Keys.line(saleId), Keys.linePlaces(saleId), Keys.linePrequeue(saleId),
+                Keys.lineSteps(saleId)}) {
+            redis.getBucket(line).expireIfNotSet(linger);
+        }
     }
 
     /** True when both the stock and the window are in Redis (purchases can run). */
