@@ -157,7 +157,8 @@ final class Wiring implements AutoCloseable {
         Gate gate = Protection.gate(settings.protection(), settings.token().secret(), redis, clock);
         LineTickets tickets = credentials.lineTickets();
         Lines lines = new Lines(scripts, settings.line(),
-                sale -> breakers.db().call(() -> orderRepository.countsForSale(sale).paid()), clock);
+                sale -> breakers.db().call(() -> orderRepository.countsForSale(sale).paid()), clock,
+                Metrics.globalRegistry);
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate,

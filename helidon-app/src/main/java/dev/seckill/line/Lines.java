@@ -5,6 +5,8 @@ import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
 import dev.seckill.sale.Sale;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,13 +37,16 @@ public final class Lines {
     private final LongUnaryOperator paidOrders;
     private final Clock clock;
     private final ConcurrentMap<Long, Cached> cache = new ConcurrentHashMap<>();
+    private final LineMetrics metrics;
 
     /** @param paidOrders a sale's paid orders (its unit is final); may throw, then none is counted as paid */
-    public Lines(ScriptRunner scripts, LineSettings settings, LongUnaryOperator paidOrders, Clock clock) {
+    public Lines(ScriptRunner scripts, LineSettings settings, LongUnaryOperator paidOrders, Clock clock,
+                 MeterRegistry registry) {
         this.scripts = scripts;
         this.settings = settings;
         this.paidOrders = paidOrders;
         this.clock = clock;
+        this.metrics = new LineMetrics(registry);
     }
 
     /** One buyer joins the sale's line (or finds their place); the pre-queue while {@code beforeStart}. */
@@ -49,6 +54,7 @@ public final class Lines {
         long random = ThreadLocalRandom.current().nextLong(LineProgress.ALL);
         List<Object> r = scripts.list(Script.LINE_JOIN, Keys.lineJoin(sale.id()), Long.toString(userId),
                 Long.toString(random), beforeStart ? "1" : "0");
+        metrics.joined();
         String kind = (String) r.get(0);
         if (kind.equals("bought")) {
             return new Joined((String) r.get(1), false, 0, -1);
@@ -80,6 +86,7 @@ public final class Lines {
         long remaining = ((Number) r.get(6)).longValue();
         LineProgress p = LineProgress.of(r, remaining == 0 ? paid(sale.id()) : 0);
         cache.put(sale.id(), new Cached(p, now));
+        metrics.read(sale.id(), p, now);
         return p;
     }
 

@@ -7,6 +7,7 @@ import dev.seckill.line.WaitingRoom;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.sale.Sale;
 import dev.seckill.protection.SaleProtection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -48,7 +49,7 @@ abstract class LineScriptContract extends ScriptContract {
     /** The line's code as one service instance sees it at {@code ms}, with its own cache. */
     Lines at(long ms, int window) {
         return new Lines(scripts, new LineSettings(SETTINGS.secret(), SETTINGS.interval(), window), sale -> 0,
-                Clock.fixed(Instant.ofEpochMilli(ms), ZoneOffset.UTC));
+                Clock.fixed(Instant.ofEpochMilli(ms), ZoneOffset.UTC), new SimpleMeterRegistry());
     }
 
     Lines at(long ms) {
