@@ -94,7 +94,8 @@ class OrderAndSaleAnswersTest {
         assertEquals(200, r.status());
         assertEquals("{\"id\":1,\"name\":\"phone\",\"priceCents\":1999,\"stockTotal\":10,\"remaining\":7,"
                 + "\"state\":\"ACTIVE\",\"startsAt\":\"2030-01-01T09:59:00Z\",\"endsAt\":\"2030-01-01T11:00:00Z\","
-                + "\"serverTime\":\"2030-01-01T10:00:00Z\",\"payWindowSeconds\":900,\"protection\":\"none\"}", r.body());
+                + "\"serverTime\":\"2030-01-01T10:00:00Z\",\"payWindowSeconds\":900,\"protection\":\"none\","
+                + "\"waitingRoom\":null}", r.body());
         assertEquals("UPCOMING", Reply.of(client.get("/api/sales/2")).json().path("state").asText());
         assertEquals("SALE_NOT_FOUND", Reply.of(client.get("/api/sales/9")).code());
     }
