@@ -32,8 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ComposeConfigIT {
 
-    private static final List<String> SECRETS = List.of("SECKILL_TOKEN_SECRET", "SECKILL_ADMIN_TOKEN",
-            "SECKILL_REDIS_PASSWORD", "SECKILL_DB_PASSWORD", "SECKILL_DB_ROOT_PASSWORD");
+    private static final List<String> SECRETS = List.of("SECKILL_TOKEN_SECRET", "SECKILL_LINE_SECRET",
+            "SECKILL_ADMIN_TOKEN", "SECKILL_REDIS_PASSWORD", "SECKILL_DB_PASSWORD", "SECKILL_DB_ROOT_PASSWORD");
 
     private static final List<String> SINGLE = List.of("redis", "mysql", "kafka", "kafka-topics", "service", "writer",
             "edge");
