@@ -2,7 +2,6 @@ package dev.seckill.line;
 
 import dev.seckill.admin.AdminAuth;
 import dev.seckill.http.Answers;
-import dev.seckill.http.Ids;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
 import io.helidon.http.Status;
@@ -13,7 +12,6 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Clock;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * {@code GET /admin/sales/{id}/line} (admin listener, admin token): a line's length, how many it admitted and how
@@ -43,14 +41,8 @@ public final class LineAdminService implements HttpService {
             Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED", "admin token required");
             return;
         }
-        OptionalLong id = Ids.param(req, "id");
-        Optional<Sale> sale = id.isEmpty() ? Optional.empty() : catalog.find(id.getAsLong());
+        Optional<Sale> sale = LineService.lineSale(catalog, req, res);
         if (sale.isEmpty()) {
-            Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
-            return;
-        }
-        if (sale.get().waitingRoom() == null) {
-            Answers.error(req, res, Status.CONFLICT_409, "NO_LINE", "this sale has no waiting room");
             return;
         }
         Sale s = sale.get();

@@ -129,8 +129,12 @@ public final class LineService implements HttpService {
                 "steps", steps));
     }
 
-    /** The sale of the path when it exists and has a line; otherwise answers and returns empty. */
     private Optional<Sale> sale(ServerRequest req, ServerResponse res) {
+        return lineSale(catalog, req, res);
+    }
+
+    /** The sale of the path when it exists and has a line; otherwise answers (404, 409 NO_LINE) and returns empty. */
+    static Optional<Sale> lineSale(SaleCatalog catalog, ServerRequest req, ServerResponse res) {
         OptionalLong id = Ids.param(req, "id");
         Optional<Sale> sale = id.isEmpty() ? Optional.empty() : catalog.find(id.getAsLong());
         if (sale.isEmpty()) {
