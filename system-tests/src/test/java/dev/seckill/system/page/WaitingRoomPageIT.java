@@ -5,6 +5,7 @@ import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -145,6 +146,13 @@ class WaitingRoomPageIT {
             Instant opensAt = startsAt.minusSeconds(prequeue);
             long saleId = Sales.createWithLine("Opening lamp", 4900, 1, startsAt,
                     startsAt.plus(Duration.ofMinutes(10)), prequeue, ADMIT_SECONDS, "");
+            // The sale list says the sale has a waiting room.
+            browser.open(edge + "/");
+            String card = "li[data-sale-id='" + saleId + "'] .room";
+            Await.until(SalePage.UI, () -> !browser.driver().findElements(By.cssSelector(card)).isEmpty(),
+                    "the sale in the list");
+            assertEquals("Waiting room: the line opens 4 s before the start, and places in it are drawn at random.",
+                    browser.driver().findElement(By.cssSelector(card)).getText());
             SalePage page = new SalePage(browser).open(edge, saleId);
 
             // Signed out: the room's rules, and what to do.

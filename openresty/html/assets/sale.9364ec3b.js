@@ -391,8 +391,12 @@
         // The line has not admitted this ticket (yet, or any more): its next poll says where the shopper stands.
         phase = 'idle';
         const wait = Number.isFinite(r.retryAfter) && r.retryAfter > 0 ? r.retryAfter : 1;
-        say('NOT_ADMITTED', 'It is not your turn yet. This page keeps your place in the line and turns the button'
-          + ' on when your turn comes.');
+        if (line && line.code === 'ADMITTED' && !lineAdmitted()) {
+          say('NOT_ADMITTED', 'Your turn ended before your order could go through.');
+        } else {
+          say('NOT_ADMITTED', 'It is not your turn yet. This page keeps your place in the line and turns the button'
+            + ' on when your turn comes.');
+        }
         lineIn(wait * 1000, poll);
         return;
       }
@@ -1155,6 +1159,7 @@
           orderDone(null);
           ui.order.hidden = true;
           say('ORDER_NOT_FOUND', 'Your order could not be found. If the sale is still on, please try again.');
+          lineStart(); // a waiting-room sale: back to the shopper's place
           render();
           return;
         } else if (Number.isFinite(r.retryAfter)) {
