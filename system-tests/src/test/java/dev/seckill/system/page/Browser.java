@@ -49,12 +49,14 @@ final class Browser implements AutoCloseable {
      * load resource", including the answers of the contract that the page handles: a purchase's 409 (already
      * purchased, not started), 410 (sold out, ended), 429 (rate limited) and 503 (unavailable), a sale read's
      * 404 (no such sale), the shopper's order in a sale's 404 (none), a payment's 402 (declined), 409 (not
-     * recorded yet), 410 (expired), 429 and 503, and a protected sale's purchase through a refused path (403).
+     * recorded yet), 410 (expired), 429 and 503, a protected sale's purchase through a refused path (403), and a
+     * waiting room's join or poll: 403 (a refused ticket), 409 (not open yet, already bought), 410 (sold out, ended,
+     * the turn lapsed), 429 and 503.
      */
     private static final String FAILED = Pattern.quote(" - Failed to load resource: the server responded with a status of ");
     private static final Pattern CONTRACT_ANSWER = Pattern.compile("^\\S+/api/(?:sales/\\d+(?:/purchase" + FAILED
             + "(?:409|410|429|503)|/purchase/[A-Za-z0-9_-]+" + FAILED + "(?:403|409|410|429|503)|(?:/order)?" + FAILED
-            + "404)|orders/\\d+/pay" + FAILED + "(?:402|409|410|429|503)) .*");
+            + "404|/line" + FAILED + "(?:403|409|410|429|503))|orders/\\d+/pay" + FAILED + "(?:402|409|410|429|503)) .*");
 
     private final Path profile;
     private final ChromeDriverService service;

@@ -111,6 +111,11 @@ final class SalePage {
         return browser.text("status");
     }
 
+    /** The words under the buy button. */
+    String hint() {
+        return browser.text("buy-hint");
+    }
+
     String countdown() {
         return browser.text("countdown");
     }
@@ -143,6 +148,60 @@ final class SalePage {
     /** The code of the last payment outcome shown (PAYING, PAID, EXPIRED, PAYMENT_DECLINED, ...), or null. */
     String payOutcome() {
         return browser.byId("pay-status").getDomAttribute("data-outcome");
+    }
+
+    // ---- the waiting room panel (shown for a sale with a waiting room while the shopper holds no order)
+
+    boolean lineShown() {
+        return browser.byId("line").isDisplayed();
+    }
+
+    /** The panel's headline, e.g. "You are in the line: number 2.", or "" when the panel is hidden. */
+    String lineStatus() {
+        return browser.text("line-status");
+    }
+
+    /** The panel's countdown, e.g. "Places are drawn in 00:00:05", or "". */
+    String lineTimer() {
+        return browser.text("line-timer");
+    }
+
+    String lineNote() {
+        return browser.text("line-note");
+    }
+
+    /** The place as shown ("2", "about 1,200"), or "" while no place is shown. */
+    String linePosition() {
+        return browser.text("line-position");
+    }
+
+    /** The people ahead as shown ("1 person", "nobody: you are next"), or "". */
+    String lineAhead() {
+        return browser.text("line-ahead");
+    }
+
+    /** The estimated wait as shown ("about 3 min", "less than a minute"), or "". */
+    String lineEta() {
+        return browser.text("line-eta");
+    }
+
+    /** The progress bar's words ("The line has moved 50 % of the way to you."), or "". */
+    String lineProgress() {
+        return browser.text("line-bar-text");
+    }
+
+    /** Waits until the panel's headline starts with {@code prefix}. */
+    void awaitLine(String prefix, Duration timeout) {
+        Await.until(timeout, () -> lineStatus().startsWith(prefix), "the waiting room to say \"" + prefix
+                + "...\" (it says: " + safeLine() + ")");
+    }
+
+    private String safeLine() {
+        try {
+            return lineStatus() + " / " + lineTimer() + " / " + lineNote();
+        } catch (RuntimeException e) {
+            return "unreadable: " + e.getMessage();
+        }
     }
 
     /** Waits until the order panel shows this status (QUEUED, CONFIRMED, PAID, EXPIRED). */

@@ -1,7 +1,7 @@
 /*
  * The sale list (index.html): every current sale with its price, stock and a countdown on the server's clock.
  * The list is read every ~5 s (the edge micro-caches it, so an open page costs the service nothing); the
- * countdowns move every second in between.
+ * countdowns move every second in between. A sale with a waiting room says so, in a line of its own.
  */
 (function () {
   'use strict';
@@ -43,7 +43,23 @@
     when.className = 'countdown';
 
     li.append(title, facts, when);
+    if (sale.waitingRoom) {
+      const room = document.createElement('p');
+      room.className = 'room';
+      room.textContent = roomText(sale.waitingRoom);
+      li.append(room);
+    }
     return li;
+  }
+
+  /** A waiting room in a few words (docs/waiting-room.md): when its line opens, and that arriving early wins nothing. */
+  function roomText(room) {
+    const s = room.prequeueSeconds;
+    if (s === 0) {
+      return 'Waiting room: from the start, shoppers are let in to buy in the order they join the line.';
+    }
+    const before = s % 3600 === 0 ? s / 3600 + ' h' : s >= 60 ? Math.round(s / 60) + ' min' : s + ' s';
+    return 'Waiting room: the line opens ' + before + ' before the start, and places in it are drawn at random.';
   }
 
   /** Writes the parts that move with time (state, stock words, countdown) into the list items. */

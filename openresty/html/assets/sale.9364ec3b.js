@@ -4,8 +4,9 @@
  *
  * A click sends exactly one purchase request. Every answer is told in words (the status line is aria-live):
  * QUEUED and ALREADY_PURCHASED show the order and poll it about once a second (bounded) until CONFIRMED;
- * RATE_LIMITED and UNAVAILABLE (429, 503) put the shopper in a queue: the button stays disabled and the page tries
- * again by itself once Retry-After seconds have passed, never sooner, so a crowd cannot hammer the service.
+ * RATE_LIMITED and UNAVAILABLE (429, 503) say the shop is busy (nobody is queued: the page only waits): the button
+ * stays disabled and the page tries again by itself once Retry-After seconds have passed, never sooner, so a crowd
+ * cannot hammer the service.
  * Once the order is known the button comes back (while the sale is on): clicking again is harmless, the service
  * answers ALREADY_PURCHASED with the same order.
  *
@@ -21,6 +22,16 @@
  * `path` sale it asks at once. The click buys through the path, waiting for it if it is not ready yet: still one
  * click. A path the service refuses (PATH_INVALID: expired, or not this shopper's) is dropped and a new one fetched,
  * once per click.
+ *
+ * A sale with a waiting room (its `waitingRoom`, docs/waiting-room.md) sells to a line. Once the shopper is signed in
+ * the page joins it (POST /api/sales/{id}/line), counting down to the opening first (`opensAt`; a NOT_STARTED answer
+ * says when), and keeps the ticket in sessionStorage per sale, so a reload polls with the same place (joining again
+ * would give it back anyway). It polls with the ticket (X-Line-Ticket, answered by the edge) every `refreshSeconds`,
+ * and shows what the answer says: before the draw when places are drawn (`drawAt`); then the place, the people ahead,
+ * the estimated wait and how far the line has moved towards the shopper; ADMITTED turns the buy button on until
+ * `admittedUntil` (the purchase carries the ticket; a `challenge` sale's check is solved while the turn nears, so the
+ * click buys at once); WAITLIST, SOLD_OUT, ADMISSION_LAPSED and SALE_ENDED are told as they come. The line lives in
+ * its own aria-live region; the purchase's answers stay on the status line.
  */
 (function () {
   'use strict';
@@ -43,6 +54,14 @@
   // Challenges fetched in a row for one path when the previous one lapsed or was used (another tab) meanwhile.
   const CHALLENGE_ATTEMPTS = 3;
   const POW_WORKER = document.querySelector('meta[name="seckill-pow-worker"]').content;
+  // The waiting room: the ticket's sessionStorage key (+ sale id), the wait after an unanswered join or poll, how soon
+  // before the expected turn a `challenge` sale's check is solved (a challenge lives 60 s, a path 120 s), and how
+  // widely open pages spread their joins after the opening (at most a tenth of the pre-queue: its places are drawn
+  // at random, so a page joining a moment later loses nothing, and the service does not get every join at once).
+  const LINE_KEY = 'seckill.line.';
+  const LINE_RETRY_S = 3;
+  const PREPARE_WITHIN_S = 60;
+  const JOIN_SPREAD_MS = 5000;
 
   const el = function (id) { return document.getElementById(id); };
   const ui = {
@@ -67,6 +86,18 @@
     proof: el('proof'),
     proofText: el('proof-text'),
     proofBar: el('proof-bar'),
+    line: el('line'),
+    lineStatus: el('line-status'),
+    lineTimer: el('line-timer'),
+    linePlace: el('line-place'),
+    linePosition: el('line-position'),
+    lineAhead: el('line-ahead'),
+    lineEtaRow: el('line-eta-row'),
+    lineEta: el('line-eta'),
+    lineProgress: el('line-progress'),
+    lineBarText: el('line-bar-text'),
+    lineBar: el('line-bar'),
+    lineNote: el('line-note'),
   };
 
   const saleId = new URLSearchParams(location.search).get('id');
@@ -93,6 +124,15 @@
   let purchasePath = null; // a protected sale's path for this shopper: { path, expiresAt, token }
   let preparing = null; // the path under way: { token, promise }
   let worker = null; // the proof of work under way
+  // The waiting room: the shopper's last standing { code, body } (code: an answer's, or OPENING before the line opens,
+  // JOINING), a note on an unanswered request, the next join or poll, the countdown's tick, a ticket kept in memory
+  // when sessionStorage refuses, and whether a refused ticket was already replaced by joining again.
+  let line = null;
+  let lineNote = '';
+  let lineTimer = null;
+  let lineTick = null;
+  let lineMemory = null;
+  let lineRejoined = false;
 
   // ---- the sale and the clock
 
@@ -100,6 +140,15 @@
     const state = S.stateAt(sale, S.clock.now());
     if (state === 'ACTIVE' && ended) {
       return 'ENDED';
+    }
+    if (hasLine() && line && state !== 'UPCOMING' && state !== 'ENDED') {
+      // The line knows before the (cached) sale read: a unit that came back admits the next in line.
+      if (lineAdmitted()) {
+        return 'ACTIVE';
+      }
+      if (line.code === 'WAITLIST' || line.code === 'SOLD_OUT') {
+        return 'SOLD_OUT';
+      }
     }
     return state === 'ACTIVE' && soldOut ? 'SOLD_OUT' : state;
   }
@@ -117,7 +166,7 @@
     ui.countdown.textContent = S.countdownText(sale, state, now);
 
     const signedIn = !!S.session();
-    ui.buy.disabled = !(state === 'ACTIVE' && signedIn && phase === 'idle');
+    ui.buy.disabled = !(state === 'ACTIVE' && signedIn && phase === 'idle' && (!hasLine() || lineAdmitted()));
     ui.hint.textContent = hint(state, signedIn);
   }
 
@@ -134,6 +183,17 @@
     if (phase === 'blocked') {
       return 'The button turns on when the sale starts.';
     }
+    const open = state === 'UPCOMING' || state === 'ACTIVE';
+    if (hasLine() && ui.order.hidden && open) {
+      if (!signedIn) {
+        return 'Sign in above to join the line.';
+      }
+      return lineAdmitted() ? 'It is your turn: one per shopper.'
+        : 'The button turns on when it is your turn in the line.';
+    }
+    if (hasLine() && ui.order.hidden && signedIn && state === 'SOLD_OUT' && line && line.code === 'WAITLIST') {
+      return 'Sold out for now: you are on the waiting list.';
+    }
     switch (state) {
       case 'UPCOMING':
         return (signedIn ? 'The' : 'Sign in above; the') + ' button turns on when the sale starts.';
@@ -149,6 +209,9 @@
 
   function tick() {
     render();
+    if (!line) {
+      renderLine(); // the room's rules change with the time (the opening, the start)
+    }
     clearTimeout(tickTimer);
     const state = effectiveState();
     if (state === 'ENDED') {
@@ -215,7 +278,8 @@
     ui.price.textContent = S.price(sale.priceCents);
     if (lastState === null) {
       lastState = effectiveState();
-      findMyOrder('YOURS', 'You bought this item. Here is your order.');
+      // A waiting-room sale joins its line only when the shopper holds no order in it.
+      findMyOrder('YOURS', 'You bought this item. Here is your order.').then(lineStart);
       getReady();
     }
     tick();
@@ -272,7 +336,7 @@
         say('SENDING', 'Sending your order…');
         route += '/' + encodeURIComponent(ready.path);
       }
-      r = await S.api('POST', route, session.token);
+      r = await S.api('POST', route, session.token, lineHeaders(session));
     } catch (e) {
       r = { status: 0, code: 'NETWORK', body: {}, retryAfter: NETWORK_RETRY_S };
     }
@@ -296,6 +360,9 @@
       case 'SOLD_OUT':
         phase = 'idle';
         soldOut = true;
+        if (hasLine()) {
+          lineIn(0, poll); // the line says whether a unit may still come back (a waiting list) or none can
+        }
         say('SOLD_OUT', 'Sorry, it is sold out: every unit has been sold.');
         // A winner who lost an earlier answer hears SOLD_OUT too: their order is still theirs.
         if (ui.order.hidden) {
@@ -319,6 +386,28 @@
         phase = 'idle';
         notFound();
         say('SALE_NOT_FOUND', 'There is no such sale.');
+        return;
+      case 'NOT_ADMITTED': {
+        // The line has not admitted this ticket (yet, or any more): its next poll says where the shopper stands.
+        phase = 'idle';
+        const wait = Number.isFinite(r.retryAfter) && r.retryAfter > 0 ? r.retryAfter : 1;
+        if (line && line.code === 'ADMITTED' && !lineAdmitted()) {
+          say('NOT_ADMITTED', 'Your turn ended before your order could go through.');
+        } else {
+          say('NOT_ADMITTED', 'It is not your turn yet. This page keeps your place in the line and turns the button'
+            + ' on when your turn comes.');
+        }
+        lineIn(wait * 1000, poll);
+        return;
+      }
+      case 'TICKET_INVALID':
+      case 'TICKET_EXPIRED':
+        // Not this shopper's ticket (another sign-in in this tab) or a stale one: join again, which gives the
+        // shopper's own place back.
+        phase = 'idle';
+        forgetTicket();
+        say('NOT_ADMITTED', 'Your place in the line had to be checked again. One moment…');
+        lineIn(0, join);
         return;
       case 'PATH_INVALID':
       case 'PATH_REQUIRED':
@@ -354,11 +443,10 @@
     const seconds = Number.isFinite(r.retryAfter) && r.retryAfter > 0 ? r.retryAfter : 1;
     const due = r.receivedAt !== undefined ? r.receivedAt + seconds * 1000 : performance.now() + seconds * 1000;
     phase = 'waiting';
+    // Honest: nobody is queued here, the page only waits as it was told (a waiting room's line is told apart).
     say('RETRYING', r.code === 'NETWORK'
-      ? 'The shop cannot be reached just now. Hold on: you are in the queue and we will try again for you in '
-        + seconds + ' s.'
-      : 'Lots of shoppers are buying right now. Hold on: you are in the queue and we will try again for you in '
-        + seconds + ' s.');
+      ? 'The shop cannot be reached just now: this page tries again for you in ' + seconds + ' s.'
+      : 'Busy: the shop is taking many orders right now. This page tries again for you in ' + seconds + ' s.');
     waitUntil(due, attempt);
   }
 
@@ -402,7 +490,7 @@
   /** Gets a path ahead of the click once the sale is on and the shopper signed in; its failures wait for the click. */
   function getReady() {
     const session = S.session();
-    if (session && isProtected() && effectiveState() === 'ACTIVE' && ui.order.hidden) {
+    if (session && isProtected() && effectiveState() === 'ACTIVE' && ui.order.hidden && turnNear()) {
       pathFor(session).catch(function () { /* the click asks again */ });
     }
   }
@@ -501,6 +589,437 @@
     ui.proofBar.value = done;
   }
 
+  // ---- the waiting room (docs/waiting-room.md): join, poll with the ticket, buy when admitted
+
+  const count = new Intl.NumberFormat('en-US');
+
+  function hasLine() {
+    return !!sale && !!sale.waitingRoom;
+  }
+
+  function lineRoute() {
+    return '/api/sales/' + encodeURIComponent(saleId) + '/line';
+  }
+
+  /** The shopper's ticket for this sale, from sessionStorage (this tab), or null. */
+  function ticketFor(session) {
+    let kept = lineMemory;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(LINE_KEY + saleId)) || lineMemory;
+    } catch (e) {
+      // Storage refused or held something else: the copy in memory, if any.
+    }
+    return kept && session && kept.userId === session.userId && typeof kept.ticket === 'string' ? kept.ticket : null;
+  }
+
+  function keepTicket(session, ticket) {
+    lineMemory = { userId: session.userId, ticket: ticket };
+    try {
+      sessionStorage.setItem(LINE_KEY + saleId, JSON.stringify(lineMemory));
+    } catch (e) {
+      // Storage refused (private mode quotas): the place lasts until the page is left; joining again gives it back.
+    }
+  }
+
+  function forgetTicket() {
+    lineMemory = null;
+    try {
+      sessionStorage.removeItem(LINE_KEY + saleId);
+    } catch (e) {
+      // Nothing kept.
+    }
+  }
+
+  /** The purchase's extra header: a waiting-room sale is bought with the shopper's ticket. */
+  function lineHeaders(session) {
+    const ticket = hasLine() ? ticketFor(session) : null;
+    return ticket ? { 'X-Line-Ticket': ticket } : null;
+  }
+
+  /** Whether the shopper may buy now: admitted, and the turn not over on the server's clock. */
+  function lineAdmitted() {
+    return !!line && line.code === 'ADMITTED' && S.instant(line.body.admittedUntil) > S.clock.now();
+  }
+
+  /**
+   * Whether a protected sale should get its path ready now: always without a line; with one once the shopper is
+   * admitted, next in line, or expected within PREPARE_WITHIN_S (a path solved too early would lapse unused).
+   */
+  function turnNear() {
+    if (!hasLine()) {
+      return true;
+    }
+    if (!line) {
+      return false;
+    }
+    if (line.code === 'ADMITTED') {
+      return true;
+    }
+    const b = line.body;
+    return line.code === 'IN_LINE' && b.position != null
+      && (b.ahead === 0 || (b.etaSeconds != null && b.etaSeconds <= PREPARE_WITHIN_S));
+  }
+
+  function stopLine() {
+    clearTimeout(lineTimer);
+    lineTimer = null;
+  }
+
+  /** Runs fn (a join or a poll) in ms, unless the shopper signs out meanwhile. */
+  function lineIn(ms, fn) {
+    stopLine();
+    const mine = generation;
+    lineTimer = setTimeout(function () {
+      if (mine === generation) {
+        fn();
+      }
+    }, Math.max(0, ms));
+  }
+
+  /**
+   * Starts or resumes the shopper's line (on load, on sign-in): a poll with the ticket this tab holds, or a join,
+   * counted down to the opening when the line is not open yet. Nothing when the shopper holds an order already.
+   */
+  function lineStart() {
+    const session = S.session();
+    if (!hasLine() || !session || !ui.order.hidden || effectiveState() === 'ENDED' || lineTimer !== null) {
+      renderLine();
+      return;
+    }
+    if (ticketFor(session)) {
+      poll();
+      return;
+    }
+    const opensAt = S.instant(sale.waitingRoom.opensAt);
+    if (opensAt > S.clock.now()) {
+      setLine('OPENING', { opensAt: sale.waitingRoom.opensAt });
+      lineIn(opensAt - S.clock.now() + spread(), join);
+      return;
+    }
+    join();
+  }
+
+  /** A random delay for a join at the opening: up to a tenth of the pre-queue, at most JOIN_SPREAD_MS. */
+  function spread() {
+    return Math.random() * Math.min(JOIN_SPREAD_MS, sale.waitingRoom.prequeueSeconds * 100);
+  }
+
+  async function join() {
+    const session = S.session();
+    if (!session || !hasLine()) {
+      return;
+    }
+    const mine = generation;
+    if (!line || line.code === 'OPENING') {
+      setLine('JOINING', {});
+    }
+    let r;
+    try {
+      r = await S.api('POST', lineRoute(), session.token);
+    } catch (e) {
+      r = { status: 0, code: 'NETWORK', body: {}, retryAfter: LINE_RETRY_S };
+    }
+    if (mine === generation) {
+      standing(r, session, join);
+    }
+  }
+
+  /** Where the shopper stands: asked with the ticket alone, and answered by the edge. */
+  async function poll() {
+    const session = S.session();
+    const ticket = ticketFor(session);
+    if (!ticket) {
+      join();
+      return;
+    }
+    const mine = generation;
+    let r;
+    try {
+      r = await S.api('GET', lineRoute(), null, { 'X-Line-Ticket': ticket });
+    } catch (e) {
+      r = { status: 0, code: 'NETWORK', body: {}, retryAfter: LINE_RETRY_S };
+    }
+    if (mine === generation) {
+      standing(r, session, poll);
+    }
+  }
+
+  /** Acts on a join's or a poll's answer; `again` is the request to repeat after a failure. */
+  function standing(r, session, again) {
+    stopLine();
+    if (typeof r.body.ticket === 'string' && r.status === 200) {
+      keepTicket(session, r.body.ticket);
+    }
+    lineNote = '';
+    switch (r.code) {
+      case 'IN_LINE':
+      case 'WAITLIST':
+        lineRejoined = false;
+        setLine(r.code, r.body);
+        lineIn(nextPoll(r.body), poll);
+        getReady();
+        return;
+      case 'ADMITTED':
+        lineRejoined = false;
+        setLine(r.code, r.body);
+        // Nothing to ask until the turn is over; then one poll says whether it lapsed (or the shopper bought).
+        lineIn(S.instant(r.body.admittedUntil) - S.clock.now() + 1000, poll);
+        getReady();
+        return;
+      case 'NOT_STARTED': {
+        // The line opens later than this page's clock said: join again when the service says it opens.
+        const seconds = Number.isFinite(r.retryAfter) && r.retryAfter > 0 ? r.retryAfter : 1;
+        setLine('OPENING', { opensAt: r.body.opensAt || sale.waitingRoom.opensAt });
+        lineIn(seconds * 1000 + spread(), join);
+        return;
+      }
+      case 'ALREADY_PURCHASED':
+        line = null;
+        if (phase === 'idle' && ui.order.hidden) {
+          say('YOURS', 'You bought this item. Here is your order.');
+        }
+        showOrder(r.body.orderId, null);
+        return;
+      case 'SOLD_OUT':
+        soldOut = true;
+        setLine(r.code, r.body);
+        findMyOrder('YOURS', 'It is sold out, and one of the units is yours. Here is your order.');
+        return;
+      case 'ADMISSION_LAPSED':
+        setLine(r.code, r.body);
+        findMyOrder('YOURS', 'You bought this item. Here is your order.');
+        return;
+      case 'SALE_ENDED':
+        ended = true;
+        setLine(r.code, r.body);
+        return;
+      case 'TICKET_INVALID':
+      case 'TICKET_EXPIRED':
+        // A ticket this tab kept that the line refuses (another sale's secret, a stale copy): joining again gives
+        // the shopper's own place back. Once; a second refusal waits like any failure.
+        forgetTicket();
+        if (!lineRejoined) {
+          lineRejoined = true;
+          join();
+          return;
+        }
+        break;
+      case 'UNAUTHENTICATED':
+        S.signOut();
+        say('UNAUTHENTICATED', 'Your sign-in has expired. Please sign in again to join the line.');
+        return;
+      case 'NO_LINE':
+        // The sale has no waiting room after all (an older page of a changed sale): buy it directly.
+        sale.waitingRoom = null;
+        line = null;
+        renderLine();
+        render();
+        getReady();
+        return;
+      case 'SALE_NOT_FOUND':
+        notFound();
+        return;
+      default:
+        break;
+    }
+    // Busy (429, 503), no answer, or an answer this page does not know: the place is kept; ask again later.
+    const seconds = Number.isFinite(r.retryAfter) && r.retryAfter > 0 ? r.retryAfter : LINE_RETRY_S;
+    lineNote = (r.code === 'NETWORK' ? 'The shop cannot be reached just now' : 'The line could not be checked just now')
+      + ': this page asks again in ' + seconds + ' s. Your place is kept.';
+    if (!line) {
+      setLine('JOINING', {});
+    } else {
+      renderLine();
+    }
+    lineIn(seconds * 1000, ticketFor(session) ? poll : again);
+  }
+
+  /** When to poll next: refreshSeconds (plus a little spread), and just after the draw when it comes sooner. */
+  function nextPoll(body) {
+    const seconds = Number.isInteger(body.refreshSeconds) && body.refreshSeconds > 0 ? body.refreshSeconds : 2;
+    let ms = S.jitter(seconds * 1000);
+    const draw = S.instant(body.drawAt);
+    if (!isNaN(draw)) {
+      const toDraw = draw - S.clock.now();
+      if (toDraw > 0) {
+        ms = Math.min(ms, toDraw + S.jitter(500));
+      }
+    }
+    return ms;
+  }
+
+  function setLine(code, body) {
+    line = { code: code, body: body || {} };
+    renderLine();
+    render();
+  }
+
+  /** A server instant as the shopper's local time of day ("14:05:09"), with the date when it is not today. */
+  function clockTime(iso) {
+    const d = new Date(S.instant(iso));
+    const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const today = new Date(S.clock.now());
+    return d.toDateString() === today.toDateString() ? time
+      : d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short' }) + ', ' + time;
+  }
+
+  function people(n, approximate) {
+    if (n === 0) {
+      return 'nobody: you are next';
+    }
+    return (approximate ? 'about ' : '') + count.format(n) + (n === 1 ? ' person' : ' people');
+  }
+
+  function wait(seconds) {
+    if (seconds == null) {
+      return 'not known yet (nobody was let in during the last few seconds)';
+    }
+    if (seconds < 60) {
+      return 'less than a minute';
+    }
+    const minutes = Math.round(seconds / 60);
+    return minutes < 120 ? 'about ' + minutes + ' min' : 'about ' + Math.round(minutes / 60) + ' h';
+  }
+
+  function setText(node, text) {
+    // Only a changed text is written: the region is aria-live, and a rewrite of the same words is read out again.
+    if (node.textContent !== text) {
+      node.textContent = text;
+    }
+  }
+
+  /** The waiting room panel: what the line said last, in words. */
+  function renderLine() {
+    const show = hasLine() && ui.order.hidden;
+    ui.line.hidden = !show;
+    if (!show) {
+      clearTimeout(lineTick);
+      return;
+    }
+    const room = sale.waitingRoom;
+    const code = line ? line.code : null;
+    const b = line ? line.body : {};
+    ui.line.dataset.code = code || '';
+    let status;
+    let note = '';
+    let place = false;
+    switch (code) {
+      case 'OPENING':
+        status = 'The line opens at ' + clockTime(b.opensAt) + ', before the sale starts.';
+        note = 'Keep this page open: it joins the line for you when it opens. Everyone who joins before the start'
+          + ' gets a place drawn at random, so there is no need to rush.';
+        break;
+      case 'JOINING':
+        status = 'Joining the line…';
+        break;
+      case 'IN_LINE':
+        if (b.position == null) {
+          status = 'You are in the line. Places are drawn at random when the sale starts, at '
+            + clockTime(b.drawAt) + '.';
+          note = 'Everyone who joins before then has the same chance, however early they came. Keep this page'
+            + ' open: it shows your place after the draw.';
+        } else {
+          // approximate: a pre-queue place estimated from the ticket between two of the line's updates.
+          status = 'You are ' + (b.approximate ? 'about ' : '') + 'number ' + count.format(b.position)
+            + ' in the line.';
+          note = 'Keep this page open: the buy button turns on when it is your turn.';
+          place = true;
+        }
+        break;
+      case 'ADMITTED':
+        status = 'It is your turn! Buy before ' + clockTime(b.admittedUntil) + '.';
+        note = 'After that your turn passes to the next in line.';
+        break;
+      case 'WAITLIST':
+        status = 'Sold out for now, but ' + count.format(b.returning) + (b.returning === 1 ? ' unit' : ' units')
+          + ' may come back if not paid for by ' + clockTime(b.returnBy) + '. You are '
+          + (b.approximate ? 'about ' : '') + 'number ' + count.format(b.position) + ' on the waiting list.';
+        note = 'Each unit that comes back goes to the next in line. Keep this page open.';
+        place = true;
+        break;
+      case 'SOLD_OUT':
+        status = 'Sold out: every unit has been sold, and none can come back.';
+        break;
+      case 'ADMISSION_LAPSED':
+        status = 'Your turn came and went: the time to buy ran out, and the unit went to the next in line.';
+        note = 'There is one place per shopper, and yours has been used.';
+        break;
+      case 'SALE_ENDED':
+        status = 'This sale has ended.';
+        break;
+      default: {
+        // Nothing asked yet (signed out, or the shopper's order is being looked for): the room's rules.
+        const now = S.clock.now();
+        const state = effectiveState();
+        if (state === 'ENDED') {
+          status = 'This sale has ended.';
+        } else if (now < S.instant(room.opensAt)) {
+          status = 'This sale has a waiting room. The line opens at ' + clockTime(room.opensAt)
+            + '; everyone who joins before the start, at ' + clockTime(sale.startsAt)
+            + ', gets a place drawn at random, so there is no need to rush.';
+        } else if (now < S.instant(sale.startsAt)) {
+          status = 'This sale has a waiting room, open now. Everyone who joins before the start, at '
+            + clockTime(sale.startsAt) + ', gets a place drawn at random.';
+        } else {
+          status = 'This sale has a waiting room: shoppers are let in to buy in the order of the line.';
+        }
+        note = S.session() || state === 'ENDED' ? '' : 'Sign in above to join the line.';
+      }
+    }
+    setText(ui.lineStatus, status);
+    setText(ui.lineNote, lineNote || note);
+    ui.linePlace.hidden = !place;
+    ui.lineProgress.hidden = !place;
+    if (place) {
+      ui.linePosition.textContent = (b.approximate ? 'about ' : '') + count.format(b.position);
+      ui.lineAhead.textContent = people(b.ahead, b.approximate);
+      ui.lineEtaRow.hidden = code !== 'IN_LINE';
+      ui.lineEta.textContent = code === 'IN_LINE' ? wait(b.etaSeconds) : '';
+      // How far the line has come towards the shopper: the share of those in front who were let in already.
+      const before = b.position - 1;
+      const moved = before > 0 ? Math.min(1, Math.max(0, (before - b.ahead) / before)) : 1;
+      ui.lineBar.value = moved;
+      ui.lineBarText.textContent = moved >= 1 ? 'Everyone in front of you has been let in.'
+        : 'The line has moved ' + Math.floor(moved * 100) + ' % of the way to you.';
+    }
+    tickLine();
+  }
+
+  /** The panel's countdown: to the opening, the draw, or the end of the turn; ticks on the server's clock. */
+  function tickLine() {
+    clearTimeout(lineTick);
+    const code = line ? line.code : null;
+    const b = line ? line.body : {};
+    let target = NaN;
+    let before = '';
+    let after = '';
+    if (code === 'OPENING') {
+      target = S.instant(b.opensAt);
+      before = 'The line opens in ';
+      after = 'The line is opening…';
+    } else if (code === 'IN_LINE' && b.position == null) {
+      target = S.instant(b.drawAt);
+      before = 'Places are drawn in ';
+      after = 'Drawing the places…';
+    } else if (code === 'ADMITTED') {
+      target = S.instant(b.admittedUntil);
+      before = 'Your turn ends in ';
+      after = 'Your turn is over.';
+    }
+    if (isNaN(target)) {
+      setText(ui.lineTimer, '');
+      return;
+    }
+    const left = target - S.clock.now();
+    ui.lineTimer.textContent = left > 0 ? before + S.duration(left) : after;
+    if (left > 0) {
+      lineTick = S.tickTowards(target, function () {
+        tickLine();
+        render(); // the buy button goes off with the end of the turn
+      });
+    }
+  }
+
   // ---- the order: found on the server (GET /api/sales/{id}/order), so any tab or device of the shopper sees it
 
   /** Asks the server for the shopper's order in this sale; shows it when there is one. */
@@ -533,6 +1052,8 @@
       ui.payStatus.dataset.outcome = '';
     }
     ui.order.hidden = false;
+    stopLine(); // an order ends the shopper's line: their admission is used
+    renderLine();
     ui.orderId.textContent = orderId;
     ui.order.dataset.orderId = orderId;
     ui.checkOrder.hidden = true;
@@ -638,6 +1159,7 @@
           orderDone(null);
           ui.order.hidden = true;
           say('ORDER_NOT_FOUND', 'Your order could not be found. If the sale is still on, please try again.');
+          lineStart(); // a waiting-room sale: back to the shopper's place
           render();
           return;
         } else if (Number.isFinite(r.retryAfter)) {
@@ -675,7 +1197,9 @@
       say('PAID', outcome === 'YOURS' || outcome === 'ALREADY_PURCHASED'
         ? 'You bought this item and it is paid. Thank you!' : 'Paid. Thank you!');
     } else if (status === 'EXPIRED') {
-      say('EXPIRED', 'Your order was not paid in time and has expired: the unit went back on sale.');
+      say('EXPIRED', hasLine()
+        ? 'Your order was not paid in time and has expired: the unit went to the next in line.'
+        : 'Your order was not paid in time and has expired: the unit went back on sale.');
       scheduleRefresh(S.jitter(1000)); // the sale has a unit again
     }
     render();
@@ -794,8 +1318,14 @@
       ui.order.dataset.orderId = '';
       say('', '');
       sayPay('', '');
+      stopLine();
+      forgetTicket();
+      line = null;
+      lineNote = '';
+      lineRejoined = false;
+      renderLine();
     } else if (sale) {
-      findMyOrder('YOURS', 'You bought this item. Here is your order.');
+      findMyOrder('YOURS', 'You bought this item. Here is your order.').then(lineStart);
       getReady();
     }
     render();
