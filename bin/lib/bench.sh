@@ -14,7 +14,7 @@ BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
                      [--flood-levels N,N...|none] [--flood-seconds S]
                      [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection] [--profile]
-                     [--hot-sale-seconds S (10)] [--no-hot-sale] [--no-large-sale]"
+                     [--hot-sale-seconds S (10)] [--no-hot-sale] [--no-large-sale] [--waiting-room]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -79,7 +79,7 @@ cmd_bench() {
       --keep) keep=true ;;
       --no-hot-sale) hot=false ;;
       --hot-sale-seconds) [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"; hot_seconds=$2; shift ;;
-      --no-ceilings | --protection | --profile | --no-large-sale) args+=("$1") ;;
+      --no-ceilings | --protection | --profile | --no-large-sale | --waiting-room) args+=("$1") ;;
       --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
         | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"

@@ -201,7 +201,7 @@ function _M.standing(p, t, now)
     local at = admitted_at(p, t)
     local stock_gone = p.remaining == 0
     local return_by = p.soldOutAt + p.payWindowMs
-    local may_return = p.mayReturn > 0 and now < return_by
+    local may_return = p.mayReturn > 0
     if at then
         if stock_gone and not may_return then
             return { code = _M.SOLD_OUT }

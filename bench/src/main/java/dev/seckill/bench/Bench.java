@@ -21,6 +21,7 @@ import dev.seckill.bench.scenario.LargeSale;
 import dev.seckill.bench.scenario.Payers;
 import dev.seckill.bench.scenario.PaymentRun;
 import dev.seckill.bench.scenario.ProtectionBench;
+import dev.seckill.bench.scenario.WaitingRoomRun;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
@@ -118,6 +119,12 @@ public final class Bench {
             for (LargeSale.Run r : large == null ? List.<LargeSale.Run>of() : large.runs()) {
                 checks.add(Report.Check.of("large sale, " + r.route(), r.invariants()));
             }
+            WaitingRoomRun line = o.waitingRoom()
+                    ? WaitingRoomRun.run(stack, admin, redis, db, users, o.stock(), o.connections(), o.payRatio()) : null;
+            if (line != null) {
+                checks.add(Report.Check.of("waiting room", line.invariants().get(0)));
+                checks.add(Report.Check.of("waiting room's crowd without a line", line.invariants().get(1)));
+            }
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
             List<HotSale.Run> hot = HotSale.read(out);
             hot.forEach(h -> checks.add(Report.Check.of("hot sale, " + h.mode(), h.invariants())));
@@ -142,7 +149,8 @@ public final class Bench {
             HotSale.addTo(out, hot);
             for (Section s : new Section[] {ceilings == null ? null : ceilings.section(o),
                     payments == null ? null : payments.section(), profile,
-                    protection == null ? null : protection.section(), large == null ? null : large.section()}) {
+                    protection == null ? null : protection.section(), large == null ? null : large.section(),
+                    line == null ? null : line.section()}) {
                 if (s != null) {
                     s.addTo(out);
                 }
@@ -206,6 +214,7 @@ public final class Bench {
             m.putAll(Map.of("ceilingRounds", o.rounds(), "ceilingSecondsPerRound", o.ceilingTime().toSeconds()));
         }
         m.put("protection", o.protection());
+        m.put("waitingRoom", o.waitingRoom());
         m.put("profile", o.profile() ? "async-profiler" : false);
         return m;
     }

@@ -1,5 +1,6 @@
 package dev.seckill.expiry;
 
+import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.sale.UnitReturn;
 
 import java.util.ArrayList;
@@ -73,14 +74,25 @@ public final class Expiry {
             release(owed, releases);
         } while (owed.size() == batch);
         int expired = 0;
+        // One sale's failure does not hold the others' units back: each sale goes on; the pass then fails with the
+        // first failure (the runner logs it and the next pass tries that sale again).
+        DependencyUnavailable failed = null;
         for (Map.Entry<Long, Integer> sale : orders.salesWithConfirmedOrders().entrySet()) {
-            List<LapsedOrder> lapsed;
+            List<LapsedOrder> lapsed = List.of();
             do {
-                lapsed = orders.expire(sale.getKey(), sale.getValue(), batch);
+                try {
+                    lapsed = orders.expire(sale.getKey(), sale.getValue(), batch);
+                } catch (DependencyUnavailable e) {
+                    failed = failed == null ? e : failed;
+                    break;
+                }
                 metrics.expired(lapsed.size());
                 expired += lapsed.size();
                 release(lapsed, releases);
             } while (lapsed.size() == batch);
+        }
+        if (failed != null) {
+            throw failed;
         }
         return new Pass(expired, releases);
     }

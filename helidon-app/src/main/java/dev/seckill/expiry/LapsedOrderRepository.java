@@ -28,7 +28,12 @@ public final class LapsedOrderRepository implements LapsedOrders {
     private static final String LAPSED = "SELECT order_id, user_id FROM seckill_order WHERE state = 'CONFIRMED' "
             + "AND sale_id = ? AND written_at < NOW(3) - INTERVAL ? SECOND ORDER BY written_at LIMIT ? "
             + "FOR UPDATE SKIP LOCKED";
-    private static final String GIVE_BACK = "UPDATE sale SET stock = stock + ?, version = version + 1 WHERE id = ?";
+    /**
+     * Never above the stock total: a DB stock that drifted up (reconcile's DB_STOCK_SET repairs it) must not make the
+     * sale's expiry fail for ever on the range constraint, its units never coming back.
+     */
+    private static final String GIVE_BACK = "UPDATE sale SET stock = LEAST(stock + ?, stock_total), version = version + 1"
+            + " WHERE id = ?";
     private static final String PENDING = "SELECT order_id, sale_id, user_id FROM unit_return ORDER BY created_at "
             + "LIMIT ?";
 

@@ -58,8 +58,10 @@ public sealed interface Standing {
         WaitingRoom room = sale.waitingRoom();
         long admittedAt = p.admittedAt(t);
         boolean stockGone = p.remaining() == 0;
+        // When the last unpaid order's window ends (its unit comes back within an expiry interval after that). The
+        // line waits as long as any unit may come back, whatever the clock: each is paid or returned in the end.
         Instant returnBy = Instant.ofEpochMilli(p.soldOutAt()).plusSeconds(sale.payWindowSeconds());
-        boolean mayReturn = p.mayReturn() > 0 && now.isBefore(returnBy);
+        boolean mayReturn = p.mayReturn() > 0;
         if (admittedAt >= 0) {
             Instant until = Instant.ofEpochMilli(admittedAt).plus(room.admission());
             if (stockGone && !mayReturn) {

@@ -24,6 +24,7 @@ class ExpiryTest {
         final Map<Long, List<LapsedOrder>> lapsedBySale = new LinkedHashMap<>();
         final List<LapsedOrder> owed = new ArrayList<>();
         final List<Integer> limits = new ArrayList<>();
+        final Set<Long> broken = new java.util.HashSet<>();
 
         void lapse(long orderId, long saleId, long userId) {
             lapsedBySale.computeIfAbsent(saleId, s -> new ArrayList<>()).add(new LapsedOrder(orderId, saleId, userId));
@@ -39,6 +40,9 @@ class ExpiryTest {
         @Override
         public List<LapsedOrder> expire(long saleId, int payWindowSeconds, int limit) {
             limits.add(limit);
+            if (broken.contains(saleId)) {
+                throw new dev.seckill.failure.DependencyUnavailable("constraint failed for sale " + saleId, null);
+            }
             List<LapsedOrder> all = lapsedBySale.getOrDefault(saleId, new ArrayList<>());
             List<LapsedOrder> batch = new ArrayList<>(all.subList(0, Math.min(limit, all.size())));
             all.removeAll(batch);
@@ -133,5 +137,15 @@ class ExpiryTest {
         assertEquals(Map.of(UnitReturn.Kind.ALREADY, 1), pass.releases());
         assertEquals(3L, remaining.get(1L));
         assertTrue(db.owed.isEmpty());
+    }
+
+    @Test
+    void aSaleWhoseExpiryFailsDoesNotHoldBackTheOtherSalesUnits() {
+        db.lapse(1, 10, 100);
+        db.lapse(2, 20, 200);
+        db.broken.add(10L);
+        assertThrows(dev.seckill.failure.DependencyUnavailable.class, () -> expiry(10).run());
+        assertTrue(returned.contains(2L), "sale 20's unit came back although sale 10 failed first");
+        assertEquals(List.of(new LapsedOrder(1, 10, 100)), db.lapsedBySale.get(10L), "sale 10's order waits");
     }
 }

@@ -87,8 +87,8 @@ class StandingTest {
         assertEquals(1003, w.position());
         assertInstanceOf(Standing.SoldOut.class, Standing.of(SALE, progress(1000, 0, 0), after(3),
                 START.plusSeconds(5)));
-        assertInstanceOf(Standing.SoldOut.class, Standing.of(SALE, progress(1000, 0, 4), after(3),
-                START.plusSeconds(903)), "past the last payment window nothing comes back");
+        assertInstanceOf(Standing.Waitlist.class, Standing.of(SALE, progress(1000, 0, 4), after(3),
+                START.plusSeconds(903)), "a unit may come back until it is paid or returned, however late");
     }
 
     @Test

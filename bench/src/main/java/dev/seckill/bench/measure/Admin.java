@@ -61,7 +61,8 @@ public record Admin(Stack stack) {
                 ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection));
     }
 
-    private long create(String name, int stock, Instant startsAt, Map<String, Object> more)
+    /** A sale opening at {@code startsAt} for two hours, with {@code more} fields of the create body. */
+    public long create(String name, int stock, Instant startsAt, Map<String, Object> more)
             throws IOException, InterruptedException {
         Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString()));
