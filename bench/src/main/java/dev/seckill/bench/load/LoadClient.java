@@ -64,17 +64,16 @@ public final class LoadClient implements AutoCloseable {
         this.timeout = timeout.toNanos();
     }
 
-    public static Wire run(InetSocketAddress server, int connections, Script script, long deadlineNanos,
-            Duration timeout)
+    /** Runs on 127.0.0.1:{@code port} until the deadline, or until every connection is idle and the script is done. */
+    public static Wire run(int port, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
-        return run(server, null, connections, script, deadlineNanos, timeout);
+        return run(port, null, connections, script, deadlineNanos, timeout);
     }
 
-    /** Runs until the deadline, or until every connection is idle and the script is done; from {@code source}. */
-    public static Wire run(InetSocketAddress server, InetAddress source, int connections, Script script,
-            long deadlineNanos,
-                    Duration timeout) throws IOException {
-        try (LoadClient c = new LoadClient(server, source, script, timeout)) {
+    /** The same from the loopback address {@code source} (any when null). */
+    public static Wire run(int port, InetAddress source, int connections, Script script, long deadlineNanos,
+                           Duration timeout) throws IOException {
+        try (LoadClient c = new LoadClient(new InetSocketAddress("127.0.0.1", port), source, script, timeout)) {
             c.loop(connections, deadlineNanos);
             return new Wire(c.connected, c.failed);
         }

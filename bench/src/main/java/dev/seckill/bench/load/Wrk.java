@@ -1,7 +1,7 @@
 package dev.seckill.bench.load;
 
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +63,7 @@ public final class Wrk {
         if (at < 0) {
             throw new IOException("no summary in wrk's output for " + name + ": " + out);
         }
-        Summary s = ReportSections.JSON.readValue(out.substring(at + MARK.length()).lines().findFirst().orElseThrow(),
+        Summary s = Section.JSON.readValue(out.substring(at + MARK.length()).lines().findFirst().orElseThrow(),
                 Summary.class);
         Map<String, Long> byStatus = new LinkedHashMap<>(Map.of("2xx/3xx", s.requests() - s.non2xx()));
         byStatus.put("non-2xx", s.non2xx());

@@ -45,11 +45,7 @@ public record Admin(Stack stack) {
     private static final long RECONCILE_GRACE_SECONDS = 6;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** A sale open from a second ago for two hours, with a 900 s payment window; returns its id. */
-    public long createSale(String name, int stock) throws IOException, InterruptedException {
-        return createSale(name, stock, Duration.ofSeconds(900));
-    }
-
+    /** A sale open from a second ago for two hours, with this payment window; returns its id. */
     public long createSale(String name, int stock, Duration payWindow) throws IOException, InterruptedException {
         return create(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
     }
@@ -119,7 +115,7 @@ public record Admin(Stack stack) {
      * After answers that decided nothing (503, none), which may leave a reservation without an order: waits out the
      * shortest reconcile grace and reconciles, as the periodic reconcile would (docs/failures.md); returns the actions.
      */
-    int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
+    public int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
         if (attempts.stream().noneMatch(a -> a.status() == 503 || a.status() == 0)) {
             return 0;
         }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static dev.seckill.bench.report.Report.round;
+import static dev.seckill.bench.report.Section.round;
 import static dev.seckill.bench.report.Section.f;
 
 /** The CPU used over one stretch of the run, between a sample taken as it opens and one as it closes. */

@@ -1,13 +1,18 @@
 package dev.seckill.bench.measure;
 
+import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -16,6 +21,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+
+import static dev.seckill.bench.report.Section.f;
+import static dev.seckill.bench.report.Section.round;
 
 /** Samples /proc (RSS, CPU ticks of each component, the bench, the machine) and, on its own thread, a sale's stats. */
 public final class Sampler implements AutoCloseable {
@@ -26,7 +34,7 @@ public final class Sampler implements AutoCloseable {
     public static final String BENCH = "bench";
     public static final String MACHINE = "machine";
     public static final String MACHINE_ALL = "machine all";
-    public static final int MACHINE_CORES = (int) Math.max(1, Machine.read("/proc/stat").lines()
+    public static final int MACHINE_CORES = (int) Math.max(1, read("/proc/stat").lines()
             .filter(l -> l.matches("cpu[0-9]+ .*")).count());
     private static final long WATCHING = Duration.ofMillis(100).toNanos();
 
@@ -34,7 +42,12 @@ public final class Sampler implements AutoCloseable {
     public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks) {
     }
 
-    public record SaleSample(long nanos, long saleId, Admin.SaleStats stats, double shortCircuits) {
+    /** A poll of the watched sale's stats. */
+    public record SaleSample(long nanos, long saleId, Admin.SaleStats stats) {
+    }
+
+    /** Resident memory of one component: the largest and the mean sample of the run, the largest during the sale. */
+    public record Memory(String component, double maxMb, double meanMb, double maxMbDuringSale) {
     }
 
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2,
@@ -55,7 +68,7 @@ public final class Sampler implements AutoCloseable {
         timer.scheduleAtFixedRate(this::poll, 0, WATCHING, TimeUnit.NANOSECONDS);
     }
 
-    /** Polls this sale's stats (and the edge counter) from now on; -1 stops. */
+    /** Polls this sale's stats from now on; -1 stops. */
     public void watch(long saleId) {
         watched = saleId;
     }
@@ -95,9 +108,7 @@ public final class Sampler implements AutoCloseable {
         long sale = watched;
         try {
             if (sale > 0) {
-                Admin.SaleStats stats = admin.stats(sale);
-                double shortCircuits = admin.edgeMetrics().getOrDefault(SHORT_CIRCUITS, 0.0);
-                saleSamples.add(new SaleSample(System.nanoTime(), sale, stats, shortCircuits));
+                saleSamples.add(new SaleSample(System.nanoTime(), sale, admin.stats(sale)));
             }
         } catch (IOException | InterruptedException e) {
             // a missed sample (the service is busy or restarting, or the sampler closed); the next one comes soon
@@ -114,7 +125,7 @@ public final class Sampler implements AutoCloseable {
         ProcessHandle self = ProcessHandle.current();
         cpu.put(BENCH, Stream.concat(Stream.of(self), self.descendants()).mapToLong(p -> cpuTicks(p.pid())).sum());
         // The "cpu" line: user nice system idle iowait irq softirq steal; busy is all but idle and iowait.
-        String[] f = Machine.read("/proc/stat").lines().findFirst().orElse("").split("\\s+");
+        String[] f = read("/proc/stat").lines().findFirst().orElse("").split("\\s+");
         long[] t = f.length > 8 ? Arrays.stream(f, 1, 9).mapToLong(Long::parseLong).toArray() : new long[8];
         cpu.put(MACHINE, t[0] + t[1] + t[2] + t[5] + t[6] + t[7]);
         cpu.put(MACHINE_ALL, Arrays.stream(t).sum());
@@ -131,13 +142,41 @@ public final class Sampler implements AutoCloseable {
 
     /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the command in parentheses. */
     private static long cpuTicks(long pid) {
-        String[] f = Machine.read("/proc/" + pid + "/stat").replaceFirst("(?s).*\\) ", "").split(" ");
+        String[] f = read("/proc/" + pid + "/stat").replaceFirst("(?s).*\\) ", "").split(" ");
         return f.length > 12 ? Long.parseLong(f[11]) + Long.parseLong(f[12]) : 0;
     }
 
     private static long vmRssKb(long pid) {
-        return Machine.read("/proc/" + pid + "/status").lines().filter(l -> l.startsWith("VmRSS:"))
+        return read("/proc/" + pid + "/status").lines().filter(l -> l.startsWith("VmRSS:"))
                 .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
+    }
+
+    /** A file's text, or "" when it cannot be read (as when its process has just exited). */
+    public static String read(String path) {
+        try {
+            return Files.readString(Path.of(path));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** The memory section (and the service's RSS target): each component over the run and during the sale. */
+    public static Section memory(List<Sample> samples, long saleStart, long saleEnd) {
+        List<Memory> memory = COMPONENTS.stream().map(c -> {
+            LongSummaryStatistics all = samples.stream().mapToLong(s -> s.rssKb().getOrDefault(c, 0L))
+                    .filter(kb -> kb > 0).summaryStatistics();
+            long sale = samples.stream().filter(s -> s.nanos() >= saleStart && s.nanos() <= saleEnd)
+                    .mapToLong(s -> s.rssKb().getOrDefault(c, 0L)).max().orElse(0);
+            return new Memory(c, round(Math.max(0, all.getMax()) / 1024.0), round(all.getAverage() / 1024.0),
+                    round(sale / 1024.0));
+        }).toList();
+        Section s = new Section("memory", "Resident memory (VmRSS, sampled every 250 ms)").data(memory)
+                .table("component", "max MB", "mean MB", "max MB during the flash sale");
+        memory.forEach(m -> s.row(m.component(), f("%.1f", m.maxMb()), f("%.1f", m.meanMb()),
+                f("%.1f", m.maxMbDuringSale())));
+        double rss = memory.getFirst().maxMb(); // the service's: COMPONENTS begins with it
+        return s.text("![resident memory over the bench](%s)", Report.MEMORY_PNG).goal("service RSS during the run "
+                + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 
     @Override

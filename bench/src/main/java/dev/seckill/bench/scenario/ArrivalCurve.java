@@ -5,13 +5,10 @@ import dev.seckill.bench.load.Answer;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Bodies;
-import dev.seckill.testkit.Stack;
 import org.HdrHistogram.Histogram;
 
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -82,21 +79,22 @@ public final class ArrivalCurve implements LoadClient.Script {
         }
     }
 
-    /** Both sides, unprotected first, added to {@code s}; each sale and its purchases go to {@code sales}. */
-    public static Result run(Section s, Stack stack, Admin admin, Users users, int n, List<Ceilings.PurchaseSale> sales)
-            throws Exception {
+    /** Both sides, unprotected first, added to {@code s}; each sale is checked once the writer holds its orders. */
+    public static Result run(Section s, Scenario run, int n) throws Exception {
+        Users users = run.users();
+        int port = run.stack().edgePort();
         Side[] sides = new Side[2];
         for (int k = 0; k < 2; k++) {
             String protection = k == 0 ? "none" : "challenge";
             Bench.say("protection: the first seconds of a sale of " + n + " shoppers, protection " + protection);
             Instant startsAt = Instant.now().plusSeconds(2);
-            long sale = admin.createSale("bench-arrival-" + System.nanoTime(), n, startsAt, protection, BITS);
+            long sale = run.admin().createSale("bench-arrival-" + System.nanoTime(), n, startsAt, protection, BITS);
             // The start on this JVM's nanosecond clock (the service reads the same wall clock on this machine).
             long t0 = System.nanoTime() + Duration.between(Instant.now(), startsAt).toNanos();
-            ArrivalCurve curve = new ArrivalCurve(users, stack.edgePort(), sale, k == 1, t0, n);
-            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), n, curve, t0 + BUCKETS * BUCKET_NANOS,
-                    Duration.ofSeconds(10));
-            sales.add(new Ceilings.PurchaseSale(sale, curve.purchases));
+            ArrivalCurve curve = new ArrivalCurve(users, port, sale, k == 1, t0, n);
+            LoadClient.run(port, n, curve, t0 + BUCKETS * BUCKET_NANOS, Duration.ofSeconds(10));
+            run.awaitDrained("protection", sale, curve.purchases, Duration.ofSeconds(120));
+            run.check("protection", sale, curve.purchases, null);
             sides[k] = curve.side(k == 0 ? "clicks at once (unprotected sale)" : "challenge first (challenge sale)", n);
         }
         Side p = sides[0];

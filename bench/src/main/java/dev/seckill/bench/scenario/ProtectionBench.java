@@ -1,17 +1,13 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.measure.Ratio;
-import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.report.Section;
 import dev.seckill.protection.PurchasePaths;
-import dev.seckill.testkit.Stack;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -23,55 +19,54 @@ import java.util.Map;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
 
+import static dev.seckill.bench.report.Section.f;
+
 /**
  * {@code bench --protection}, the section "protection": a purchase path's cost over HTTP, the in-process costs
- * ({@link ProtectionCosts}), and the challenge's effect on a sale's first seconds ({@link ArrivalCurve}).
+ * ({@link ProtectionCosts}), and the challenge's effect on a sale's first seconds ({@link ArrivalCurve}). Each of its
+ * sales is checked like the flash sale.
  */
-public record ProtectionBench(Stack stack, Admin admin, Users users, BenchOptions options) {
+public record ProtectionBench(Scenario s) {
 
     /** The measurements' names: first clicks (202), then the same buyers again once the writer caught up. */
     static final String[][] NAMES = {
             {"unprotected sale, accepted (202)", "challenge sale, valid path, accepted (202)"},
             {"unprotected sale, refused in Redis (409/429)", "challenge sale, valid path, refused in Redis (409/429)"}};
 
-    /** The section for the report, and the sales it made (to be checked like the flash sale). */
-    public record Run(Section section, List<Ceilings.PurchaseSale> sales) {
-    }
-
-    public static Run run(Stack stack, Admin admin, Users users, BenchOptions o, Sampler sampler) throws Exception {
-        sampler.mark("protection");
-        List<Ceilings.PurchaseSale> sales = new ArrayList<>();
-        List<Measured> cost = new ProtectionBench(stack, admin, users, o).pathCost(sales);
-        Section s = new Section("protection", "Protected sales (`--protection`)");
+    public Section run() throws Exception {
+        s.sampler().mark("protection");
+        List<Measured> cost = pathCost();
+        Section section = new Section("protection", "Protected sales (`--protection`)");
         List<Ratio> ratios = List.of(Ratio.of(cost, NAMES[0][1], NAMES[0][0]),
                 Ratio.of(cost, NAMES[1][1], NAMES[1][0]));
-        s.text("""
+        section.text("""
                 ### What a purchase path costs a purchase, over HTTP
 
                 Interleaved rounds through the edge, each side half the ceilings' time: a new unprotected and a new \
                 `challenge` sale back to back, first clicks (202), then the same buyers again. The paths are valid, \
                 so this is what checking one adds. A ratio is the median of the rounds'; 1.0 means no cost.""")
                 .table("ratio", "median", "rounds", "of the best rounds");
-        ratios.forEach(q -> s.row(q.name(), Section.f("**%.2f**", q.median()), q.rounds(), q.ofBest()));
-        s.table("measurement", "req/s", "p50 ms", "p99 ms", "answers");
-        cost.forEach(m -> s.row(m.name(), Section.f("%,.0f", m.rps()), Section.f("%.1f", m.latency().p50()),
-                Section.f("%.1f", m.latency().p99()), m.byKind()));
-        Object jmh = ProtectionCosts.run(s, o.out());
-        ArrivalCurve.Result arrival = ArrivalCurve.run(s, stack, admin, users, Math.min(users.size(), 500), sales);
-        return new Run(s.data(Map.of("costRounds", cost, "ratios", ratios, "jmh", jmh, "arrival", arrival)), sales);
+        ratios.forEach(q -> section.row(q.name(), f("**%.2f**", q.median()), q.rounds(), q.ofBest()));
+        section.table("measurement", "req/s", "p50 ms", "p99 ms", "answers");
+        cost.forEach(m -> section.row(m.name(), f("%,.0f", m.rps()), f("%.1f", m.latency().p50()),
+                f("%.1f", m.latency().p99()), m.byKind()));
+        Object jmh = ProtectionCosts.run(section, s.o().out());
+        ArrivalCurve.Result arrival = ArrivalCurve.run(section, s, Math.min(s.users().size(), 500));
+        return section.data(Map.of("costRounds", cost, "ratios", ratios, "jmh", jmh, "arrival", arrival));
     }
 
-    /** The rounds in order, paths minted as the service does; each sale and its purchases go to {@code sales}. */
-    private List<Measured> pathCost(List<Ceilings.PurchaseSale> sales) throws IOException, InterruptedException {
-        PurchasePaths minter = new PurchasePaths(stack.tokenSecret(), Duration.ofSeconds(120), Clock.systemUTC());
+    /** The rounds in order, paths minted as the service does; each sale is checked after its round. */
+    private List<Measured> pathCost() throws Exception {
+        PurchasePaths minter = new PurchasePaths(s.stack().tokenSecret(), Duration.ofSeconds(120), Clock.systemUTC());
         List<Measured> rounds = new ArrayList<>();
+        Users users = s.users();
         int n = users.size();
-        Duration half = options.ceilingTime().dividedBy(2);
-        for (int r = 1; r <= options.rounds(); r++) {
-            Bench.say("protection: purchase cost, round " + r + " of " + options.rounds());
+        Duration half = s.o().ceilingTime().dividedBy(2);
+        for (int r = 1; r <= s.o().rounds(); r++) {
+            Bench.say("protection: purchase cost, round " + r + " of " + s.o().rounds());
             Instant now = Instant.now().minusSeconds(1);
-            long[] sale = {admin.createSale("bench-unprotected-" + System.nanoTime(), n, now, "none", 0),
-                    admin.createSale("bench-challenge-" + System.nanoTime(), n, now, "challenge", 13)};
+            long[] sale = {s.admin().createSale("bench-unprotected-" + System.nanoTime(), n, now, "none", 0),
+                    s.admin().createSale("bench-challenge-" + System.nanoTime(), n, now, "challenge", 13)};
             String[][] paths = {null, IntStream.range(0, n).mapToObj(i -> minter.mint(sale[1], users.id(i)).path())
                     .toArray(String[]::new)};
             List<List<Attempt>> attempts = List.of(new ArrayList<>(), new ArrayList<>());
@@ -85,18 +80,17 @@ public record ProtectionBench(Stack stack, Admin admin, Users users, BenchOption
                 int[] buyers = buyers(sale[k], attempts.get(k));
                 rounds.add(steady(NAMES[1][k], sale[k], paths[k], i -> buyers[i % buyers.length], half,
                         attempts.get(k)));
-                sales.add(new Ceilings.PurchaseSale(sale[k], attempts.get(k)));
+                s.check("protection", sale[k], attempts.get(k), null);
             }
         }
         return rounds;
     }
 
     /** The distinct buyers of the 202s so far (the warm-up's too), once the writer holds their orders. */
-    private int[] buyers(long sale, List<Attempt> all) throws IOException, InterruptedException {
-        if (admin.awaitDrained(sale, all.stream().filter(Attempt::accepted).count(), Duration.ofSeconds(120)) == null) {
-            Bench.say("protection: the writer did not catch up with sale " + sale + " within 120 s");
-        }
-        int[] b = all.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct().toArray();
+    private int[] buyers(long sale, List<Attempt> all) throws Exception {
+        s.awaitDrained("protection", sale, all, Duration.ofSeconds(120));
+        int[] b = all.stream().filter(Attempt::accepted).mapToInt(a -> s.users().index(a.userId())).distinct()
+                .toArray();
         if (b.length == 0) {
             throw new IOException("no purchase was accepted in sale " + sale);
         }
@@ -105,9 +99,10 @@ public record ProtectionBench(Stack stack, Admin admin, Users users, BenchOption
 
     /** A round of {@code d}: the i-th purchase by user {@code user(i)}, through its path when {@code paths}. */
     private Measured steady(String name, long sale, String[] paths, IntUnaryOperator user, Duration d,
-                            List<Attempt> attempts) throws IOException {
-        return Ceilings.steady(stack.edgePort(), options.connections(), name, i -> new LoadClient.Request(
-                users.purchase(user.applyAsInt(i), sale, paths == null ? null : paths[user.applyAsInt(i)],
-                        stack.edgePort()), users.id(user.applyAsInt(i))), d, attempts, true);
+                            List<Attempt> attempts) throws Exception {
+        int port = s.stack().edgePort();
+        return Scenario.steady(port, s.o().connections(), name, i -> new LoadClient.Request(s.users().purchase(
+                user.applyAsInt(i), sale, paths == null ? null : paths[user.applyAsInt(i)], port),
+                s.users().id(user.applyAsInt(i))), d, attempts, true);
     }
 }

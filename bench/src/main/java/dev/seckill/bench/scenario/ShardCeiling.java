@@ -2,7 +2,7 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.ClusterStack;
@@ -55,7 +55,7 @@ public final class ShardCeiling {
         try {
             Bench.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
             Path dir = Files.createDirectories(Path.of(args[out]));
-            ReportSections.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
+            Section.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
         } finally {
             redis.shutdown();
         }

@@ -2,7 +2,7 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +21,8 @@ class FloodLevelsTest {
         }
         Measured m = new Measured("flood", "bench client", h.getTotalCount(), 2, rps, byStatus, byStatus,
                 Measured.Latency.of(h), null);
-        String json = ReportSections.JSON.writeValueAsString(FloodLevels.Part.of(m, h, new LoadClient.Wire(5, 1)));
-        return ReportSections.JSON.readValue(json, FloodLevels.Part.class);
+        String json = Section.JSON.writeValueAsString(FloodLevels.Part.of(m, h, new LoadClient.Wire(5, 1)));
+        return Section.JSON.readValue(json, FloodLevels.Part.class);
     }
 
     @Test
