@@ -3,7 +3,6 @@ package dev.seckill.bench;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
@@ -17,7 +16,7 @@ import dev.seckill.bench.scenario.FlashSale;
 import dev.seckill.bench.scenario.FloodLevels;
 import dev.seckill.bench.scenario.HotSale;
 import dev.seckill.bench.scenario.LargeSale;
-import dev.seckill.bench.scenario.Payers;
+import dev.seckill.bench.scenario.PaymentRun.Payers;
 import dev.seckill.bench.scenario.PaymentRun;
 import dev.seckill.bench.scenario.ProtectionBench;
 import dev.seckill.bench.scenario.Scenario;
@@ -115,15 +114,15 @@ public final class Bench {
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
             FlashSale numbers = FlashSale.of(sale, t, o.stock());
-            List<CpuWindow.Cpu> cpu = new ArrayList<>();
-            cpu.add(CpuWindow.cpu("flash sale", samples, sale.t0(), sale.end()));
+            List<Sampler.Cpu> cpu = new ArrayList<>();
+            cpu.add(Sampler.cpu("flash sale", samples, sale.t0(), sale.end()));
             if (!samples.isEmpty()) {
-                cpu.add(CpuWindow.cpu("whole bench", samples, samples.get(0).nanos(), samples.getLast().nanos()));
+                cpu.add(Sampler.cpu("whole bench", samples, samples.get(0).nanos(), samples.getLast().nanos()));
             }
             Measured shortCircuit = ceilings == null ? null : ceilings.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
             List<Section> sections = new ArrayList<>(List.of(numbers.section(shortCircuit == null ? null
                     : shortCircuit.rps(), o.connections()), Sampler.memory(samples, sale.t0(), sale.end()),
-                    CpuWindow.section(cpu)));
+                    Sampler.cpuSection(cpu)));
             for (Section x : new Section[] {FloodLevels.section(floods, o), HotSale.section(hot),
                     ceilings == null ? null : ceilings.section(o), payments == null ? null : payments.section(),
                     profile, protection, large == null ? null : large.section()}) {

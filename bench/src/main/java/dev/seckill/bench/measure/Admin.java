@@ -45,19 +45,11 @@ public record Admin(Stack stack) {
     private static final long RECONCILE_GRACE_SECONDS = 6;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** A sale open from a second ago for two hours, with this payment window; returns its id. */
-    public long createSale(String name, int stock, Duration payWindow) throws IOException, InterruptedException {
-        return create(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
-    }
-
-    /** A sale of {@code protection} (none, path, or challenge of {@code bits}) opening at {@code startsAt}. */
-    public long createSale(String name, int stock, Instant startsAt, String protection, int bits)
-            throws IOException, InterruptedException {
-        return create(name, stock, startsAt, protection.equals("challenge")
-                ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection));
-    }
-
-    private long create(String name, int stock, Instant startsAt, Map<String, Object> more)
+    /**
+     * A sale of {@code stock} units open from {@code startsAt} for two hours, with {@code more} of its settings (its
+     * payment window, its protection); returns its id.
+     */
+    public long createSale(String name, int stock, Instant startsAt, Map<String, Object> more)
             throws IOException, InterruptedException {
         Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString()));
@@ -69,19 +61,8 @@ public record Admin(Stack stack) {
         return JSON.readValue(admin("GET", "/admin/sales/" + saleId + "/stats", null), SaleStats.class);
     }
 
-    /** Polls the stats until the writer has caught up with {@code accepted} orders; null if it did not in time. */
-    public SaleStats awaitDrained(long saleId, long accepted, Duration timeout) throws IOException,
-            InterruptedException {
-        return await(saleId, s -> s.drained(accepted), timeout);
-    }
-
-    /** Polls the stats until every order of the sale is PAID or EXPIRED and Redis got every unit back. */
-    public SaleStats awaitSettled(long saleId, long accepted, Duration timeout) throws IOException,
-            InterruptedException {
-        return await(saleId, s -> s.settled(accepted), timeout);
-    }
-
-    private SaleStats await(long saleId, Predicate<SaleStats> done, Duration timeout)
+    /** Polls the stats until they are {@code done} (drained, settled); null if they were not in time. */
+    public SaleStats await(long saleId, Predicate<SaleStats> done, Duration timeout)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {

@@ -25,7 +25,11 @@ import java.util.stream.Stream;
 import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.round;
 
-/** Samples /proc (RSS, CPU ticks of each component, the bench, the machine) and, on its own thread, a sale's stats. */
+/**
+ * Samples /proc (RSS, CPU ticks of each component, the bench, the machine) and, on its own thread, a sale's stats;
+ * from the samples, the CPU used over one stretch of the run (between a sample taken as it opens and one as it
+ * closes) and the memory.
+ */
 public final class Sampler implements AutoCloseable {
 
     public static final List<String> COMPONENTS = List.of("service", "edge", "writer", "redis", "kafka", "db");
@@ -149,6 +153,81 @@ public final class Sampler implements AutoCloseable {
     private static long vmRssKb(long pid) {
         return read("/proc/" + pid + "/status").lines().filter(l -> l.startsWith("VmRSS:"))
                 .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
+    }
+
+    /** A window's cores: each component, the bench (its client, wrk, ...), "others" and "idle", adding up. */
+    public record Cpu(String window, double seconds, Map<String, Double> cores) {
+    }
+
+    /** Per component (and bench, others): cores, and CPU microseconds per unit of work; and the machine's in all. */
+    public record PerUnit(String window, long units, double seconds, Map<String, Double> cores,
+                   Map<String, Double> microsPerUnit, double machineMicrosPerUnit) {
+    }
+
+    /** Opens a CPU window on a sample taken now: its start, for {@link #close}. */
+    public long open() {
+        sampleNow();
+        return System.nanoTime();
+    }
+
+    /** The CPU window opened at {@code from}, closed now on a sample, per unit of work done in it. */
+    public PerUnit close(String name, long from, long units) {
+        long to = System.nanoTime();
+        sampleNow();
+        Cpu cpu = cpu(name, samples(), from, to);
+        Map<String, Double> per = new LinkedHashMap<>(cpu.cores());
+        per.remove("idle");
+        per.replaceAll((k, cores) -> units > 0 ? cores * cpu.seconds() * 1e6 / units : 0);
+        double machine = per.values().stream().mapToDouble(Double::doubleValue).sum();
+        per.replaceAll((k, micros) -> round(micros));
+        return new PerUnit(name, units, cpu.seconds(), cpu.cores(), per, round(machine));
+    }
+
+    /** From the last sample at or before {@code from} to the first at or after {@code to}, or the nearest inside. */
+    public static Cpu cpu(String window, List<Sample> samples, long from, long to) {
+        if (samples.isEmpty()) {
+            return new Cpu(window, 0, Map.of());
+        }
+        Sample a = samples.stream().filter(s -> s.nanos() <= from).reduce((x, y) -> y)
+                .orElse(samples.getFirst());
+        Sample b = samples.stream().filter(s -> s.nanos() >= to).findFirst().orElse(samples.getLast());
+        return b.nanos() <= a.nanos() ? new Cpu(window, 0, Map.of())
+                : new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
+    }
+
+    /** Each part's cores between two samples: its share of all the machine's ticks (busy and idle) times its cores. */
+    public static Map<String, Double> cores(Sample a, Sample b) {
+        long all = ticks(a, b, MACHINE_ALL);
+        double perCore = all > 0 ? (double) all / MACHINE_CORES : (b.nanos() - a.nanos()) / 1e9 * 100;
+        Map<String, Double> cores = new LinkedHashMap<>();
+        double accounted = 0;
+        for (String k : a.cpuTicks().keySet()) {
+            if (!k.equals(MACHINE) && !k.equals(MACHINE_ALL)) {
+                double c = Math.max(0, ticks(a, b, k)) / perCore;
+                cores.put(k, round(c));
+                accounted += c;
+            }
+        }
+        double busy = Math.max(0, ticks(a, b, MACHINE)) / perCore;
+        cores.put("others", round(Math.max(0, busy - accounted)));
+        // A process's ticks and the machine's are read a moment apart: the busy share is the larger of the two.
+        cores.put("idle", round(Math.max(0, MACHINE_CORES - Math.max(busy, accounted))));
+        return cores;
+    }
+
+    /** The CPU section: each window's cores. */
+    public static Section cpuSection(List<Cpu> cpu) {
+        Section s = new Section("cpu", "Where the CPU went (cores, from /proc; the machine is shared, \"others\" is "
+                + "everything outside this bench)").data(cpu);
+        List<String> keys = cpu.isEmpty() ? List.of() : List.copyOf(cpu.getFirst().cores().keySet());
+        s.table(Stream.concat(Stream.of("window", "seconds"), keys.stream()).toArray(String[]::new));
+        cpu.forEach(c -> s.row(Stream.concat(Stream.of(c.window(), f("%.1f", c.seconds())),
+                keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))).toArray()));
+        return s.text("![CPU over the bench](%s)", Report.CPU_PNG);
+    }
+
+    private static long ticks(Sample a, Sample b, String key) {
+        return b.cpuTicks().getOrDefault(key, 0L) - a.cpuTicks().getOrDefault(key, 0L);
     }
 
     /** A file's text, or "" when it cannot be read (as when its process has just exited). */

@@ -88,7 +88,8 @@ public final class ArrivalCurve implements LoadClient.Script {
             String protection = k == 0 ? "none" : "challenge";
             Bench.say("protection: the first seconds of a sale of " + n + " shoppers, protection " + protection);
             Instant startsAt = Instant.now().plusSeconds(2);
-            long sale = run.admin().createSale("bench-arrival-" + System.nanoTime(), n, startsAt, protection, BITS);
+            long sale = run.admin().createSale("bench-arrival-" + System.nanoTime(), n, startsAt, k == 0
+                    ? Map.of("protection", protection) : Map.of("protection", protection, "challengeBits", BITS));
             // The start on this JVM's nanosecond clock (the service reads the same wall clock on this machine).
             long t0 = System.nanoTime() + Duration.between(Instant.now(), startsAt).toNanos();
             ArrivalCurve curve = new ArrivalCurve(users, port, sale, k == 1, t0, n);

@@ -46,7 +46,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
     }
 
     /** @param payers the winners' payment behaviour, or null: the orders then wait out the default window */
-    public static Result run(Scenario s, Payers payers) throws Exception {
+    public static Result run(Scenario s, PaymentRun.Payers payers) throws Exception {
         BenchOptions o = s.o();
         long sale = s.sale("flash-sale", o.stock(), o.payWindow());
         Map<String, Double> before = s.admin().edgeMetrics();
@@ -66,7 +66,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             long accepted = attempts.stream().filter(Attempt::accepted).count();
             Bench.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
-            Admin.SaleStats stats = s.admin().awaitDrained(sale, accepted, Duration.ofSeconds(120));
+            Admin.SaleStats stats = s.admin().await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
             long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
             // The sampler may have seen the drain earlier, while the crowd was still clicking.
             long seen = s.sampler().saleSamples().stream().filter(x -> x.saleId() == sale && x.stats() != null

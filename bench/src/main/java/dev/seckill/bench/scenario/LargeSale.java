@@ -4,7 +4,6 @@ import dev.seckill.bench.Bench;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
@@ -64,7 +63,7 @@ public final class LargeSale {
     /** {@code unitsPerSecond}: 202s over the time to the last one (to the end when it did not sell out). */
     public record Run(String route, long saleId, int connections, long answers, long accepted, Double sellOutSeconds,
                       double unitsPerSecond, Map<String, Long> byKind, Measured.Latency latency,
-                      CpuWindow.PerUnit cpu, int reconciled, Invariants.Report invariants) {
+                      Sampler.PerUnit cpu, int reconciled, Invariants.Report invariants) {
     }
 
     /** One component's CPU per accepted order (µs): in each run, its part alone, through the edge over alone. */
@@ -72,7 +71,7 @@ public final class LargeSale {
     }
 
     /** Each part's window, each component's cost per order alone (µs), and the two trivial routes. */
-    public record Parts(List<CpuWindow.PerUnit> parts, Map<String, Double> alonePerOrder, Measured trivialProxied,
+    public record Parts(List<Sampler.PerUnit> parts, Map<String, Double> alonePerOrder, Measured trivialProxied,
                         Measured trivialStraight) {
 
         public double sum() {
@@ -126,7 +125,7 @@ public final class LargeSale {
             s.text("Through the edge / straight to the service: **%s x** units per second.",
                     n("%.2f", edgeOverStraight()))
                     .text("### CPU per accepted order, by component (µs), beside each part of an order alone");
-            for (CpuWindow.PerUnit p : parts.parts()) {
+            for (Sampler.PerUnit p : parts.parts()) {
                 s.text("- *%s*: %,d in %.1f s, per unit %s", p.window(), p.units(), p.seconds(), p.microsPerUnit());
             }
             s.table("component", "through the edge", "straight", "its part alone", "through the edge / alone");
@@ -173,13 +172,13 @@ public final class LargeSale {
                 + CLICKS + " clicks, " + connections + " connections");
         Crowd crowd = new Crowd(users, sale, port, CLICKS, 0).likeThePage();
         s.sampler().mark("large sale, " + route);
-        CpuWindow window = CpuWindow.open(s.sampler());
-        List<Attempt> attempts = crowd.run(connections, window.from() + s.o().duration().toNanos());
+        long from = s.sampler().open();
+        List<Attempt> attempts = crowd.run(connections, from + s.o().duration().toNanos());
         long accepted = attempts.stream().filter(Attempt::accepted).count();
-        CpuWindow.PerUnit cpu = window.close("large sale, " + route, accepted);
+        Sampler.PerUnit cpu = s.sampler().close("large sale, " + route, from, accepted);
         // Crowd's t0 is 0: an attempt's start is its System.nanoTime().
         Double sellOut = accepted < STOCK ? null : attempts.stream().filter(Attempt::accepted)
-                .mapToLong(a -> a.startNanos() + a.latencyNanos() - window.from()).max().orElse(0) / 1e9;
+                .mapToLong(a -> a.startNanos() + a.latencyNanos() - from).max().orElse(0) / 1e9;
         double unitsPerSecond = accepted / (sellOut != null ? sellOut : cpu.seconds());
         Bench.say(f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
                 sale, route, attempts.size(), accepted, unitsPerSecond));
@@ -198,7 +197,7 @@ public final class LargeSale {
     static Parts parts(Scenario s) throws Exception {
         int connections = s.o().connections();
         Measured[] proxied = new Measured[1];
-        List<CpuWindow.PerUnit> parts = List.of(
+        List<Sampler.PerUnit> parts = List.of(
                 window(s, TRIVIAL, () -> (proxied[0] = Scenario.trivial(s.stack().edgePort(), Ceilings.TRIVIAL_PATH,
                         TRIVIAL, connections, Duration.ofSeconds(5))).requests()),
                 window(s, SCRIPT, () -> ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 200_000, false)
@@ -210,9 +209,10 @@ public final class LargeSale {
                 "trivial route straight to the service", connections, Duration.ofSeconds(5)));
     }
 
-    private static CpuWindow.PerUnit window(Scenario s, String part, Callable<Long> units) throws Exception {
+    private static Sampler.PerUnit window(Scenario s, String part, Callable<Long> units) throws Exception {
         Bench.say("part costs: " + part);
-        return CpuWindow.open(s.sampler()).close(part, units.call());
+        long from = s.sampler().open();
+        return s.sampler().close(part, from, units.call());
     }
 
     /**
@@ -260,7 +260,7 @@ public final class LargeSale {
     }
 
     /** Each component's part of an order alone; the service's Redis client and producer are the bench's side. */
-    static Map<String, Double> alone(List<CpuWindow.PerUnit> parts) {
+    static Map<String, Double> alone(List<Sampler.PerUnit> parts) {
         Map<String, Double> t = parts.get(0).microsPerUnit();
         Map<String, Double> sc = parts.get(1).microsPerUnit();
         Map<String, Double> k = parts.get(2).microsPerUnit();

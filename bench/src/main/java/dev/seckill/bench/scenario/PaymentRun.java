@@ -9,13 +9,24 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
+import dev.seckill.testkit.Bodies;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static dev.seckill.bench.report.Section.f;
 
@@ -105,7 +116,8 @@ public final class PaymentRun {
     /** Every order PAID or EXPIRED and every lapsed unit back in Redis, within the window and a minute. */
     private static Admin.SaleStats settled(Scenario s, long saleId, List<Attempt> attempts) throws Exception {
         long accepted = attempts.stream().filter(Attempt::accepted).count();
-        Admin.SaleStats stats = s.admin().awaitSettled(saleId, accepted, s.o().payWindow().plusSeconds(60));
+        Admin.SaleStats stats = s.admin().await(saleId, x -> x.settled(accepted),
+                s.o().payWindow().plusSeconds(60));
         if (stats == null) {
             throw new IllegalStateException("sale " + saleId + " did not settle: " + s.admin().stats(saleId));
         }
@@ -121,7 +133,7 @@ public final class PaymentRun {
         List<Attempt> bought = new Crowd(new Users(s.stack().tokenSecret(), firstUser, n), lapsing,
                 s.stack().edgePort(), 3, t0).run(s.o().connections(), t0 + Duration.ofMinutes(2).toNanos());
         long won = bought.stream().filter(Attempt::accepted).count();
-        if (won == 0 || s.admin().awaitDrained(lapsing, won, Duration.ofMinutes(2)) == null) {
+        if (won == 0 || s.admin().await(lapsing, x -> x.drained(won), Duration.ofMinutes(2)) == null) {
             throw new IllegalStateException("the lapsing sale " + lapsing + " was not bought and written");
         }
         Instant lastLapse = Instant.now().plusSeconds(WINDOW_SECONDS);
@@ -148,5 +160,80 @@ public final class PaymentRun {
             int u = (int) ((from + i) % users.size());
             return new LoadClient.Request(users.purchase(u, sale, port), users.id(u));
         }, length, null, false);
+    }
+
+    /**
+     * The winners' payment behaviour: a share {@code ratio} of them, chosen by user id, pays through the edge as soon
+     * as its order is CONFIRMED, on a virtual thread each; the others let the window lapse. Outcomes: PAID, LATE (the
+     * window passed first), FAILED (no definite answer within the window and a minute), LAPSES.
+     */
+    public static final class Payers implements AutoCloseable {
+
+        private final String edge;
+        private final Users users;
+        private final double ratio;
+        private final Duration window;
+        private final HttpClient http = HttpClient.newHttpClient();
+        private final ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+        private final Map<String, Long> outcomes = new ConcurrentHashMap<>();
+
+        public Payers(String edgeUrl, Users users, double ratio, Duration window) {
+            this.edge = edgeUrl;
+            this.users = users;
+            this.ratio = ratio;
+            this.window = window;
+        }
+
+        /** A winner's 202: the same users pay in every run, by a fixed spread of their ids over [0, 1). */
+        public void won(Attempt a) {
+            if (((a.userId() * 0x9E3779B97F4A7C15L) >>> 11) / (double) (1L << 53) < ratio) {
+                pool.execute(() -> outcomes.merge(pay(a.userId(), a.orderId()), 1L, Long::sum));
+            } else {
+                outcomes.merge("LAPSES", 1L, Long::sum);
+            }
+        }
+
+        /** Reads the order until it is CONFIRMED, then pays it, waiting out each Retry-After (else 300 ms). */
+        private String pay(long userId, String orderId) {
+            long deadline = System.nanoTime() + window.plusMinutes(1).toNanos();
+            String key = UUID.randomUUID().toString();
+            boolean confirmed = false;
+            try {
+                while (System.nanoTime() < deadline) {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(edge + "/api/orders/" + orderId
+                                    + (confirmed ? "/pay" : ""))).timeout(Duration.ofSeconds(10))
+                            .header("Authorization", "Bearer " + users.token(users.index(userId)))
+                            .header("X-Forwarded-For", Users.address(userId)).header("Idempotency-Key", key)
+                            .method(confirmed ? "POST" : "GET", HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    switch (String.valueOf(Bodies.field(r.body(), "code"))) {
+                        case "PAID" -> {
+                            return "PAID";
+                        }
+                        case "EXPIRED", "ORDER_EXPIRED" -> {
+                            return "LATE";
+                        }
+                        case "CONFIRMED" -> confirmed = true;
+                        default -> Thread.sleep(r.headers().firstValueAsLong("Retry-After").stream().map(s -> s * 1000)
+                                .findFirst().orElse(300));
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                // no definite answer
+            }
+            return "FAILED";
+        }
+
+        /** Waits until every payer has an outcome (each ends by its deadline). */
+        public Map<String, Long> finish() {
+            pool.close();
+            return new TreeMap<>(outcomes);
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+            http.close();
+        }
     }
 }

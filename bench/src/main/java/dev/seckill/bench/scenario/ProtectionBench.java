@@ -65,8 +65,9 @@ public record ProtectionBench(Scenario s) {
         for (int r = 1; r <= s.o().rounds(); r++) {
             Bench.say("protection: purchase cost, round " + r + " of " + s.o().rounds());
             Instant now = Instant.now().minusSeconds(1);
-            long[] sale = {s.admin().createSale("bench-unprotected-" + System.nanoTime(), n, now, "none", 0),
-                    s.admin().createSale("bench-challenge-" + System.nanoTime(), n, now, "challenge", 13)};
+            long[] sale = {s.admin().createSale("bench-unprotected-" + System.nanoTime(), n, now,
+                    Map.of("protection", "none")), s.admin().createSale("bench-challenge-" + System.nanoTime(), n, now,
+                    Map.of("protection", "challenge", "challengeBits", 13))};
             String[][] paths = {null, IntStream.range(0, n).mapToObj(i -> minter.mint(sale[1], users.id(i)).path())
                     .toArray(String[]::new)};
             List<List<Attempt>> attempts = List.of(new ArrayList<>(), new ArrayList<>());

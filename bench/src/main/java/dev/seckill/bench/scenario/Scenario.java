@@ -19,7 +19,9 @@ import org.redisson.api.RedissonClient;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 
@@ -40,7 +42,8 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
 
     /** A sale "bench-NAME-millis" of {@code stock} units, open from a second ago, with this payment window. */
     public long sale(String name, int stock, Duration payWindow) throws Exception {
-        return admin.createSale("bench-" + name + "-" + System.currentTimeMillis(), stock, payWindow);
+        return admin.createSale("bench-" + name + "-" + System.currentTimeMillis(), stock,
+                Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
     }
 
     public long sale(String name, int stock) throws Exception {
@@ -74,7 +77,8 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
 
     /** Waits until the writer holds every 202 of {@code attempts}; says so when it did not in time. */
     public void awaitDrained(String run, long sale, List<Attempt> attempts, Duration timeout) throws Exception {
-        if (admin.awaitDrained(sale, attempts.stream().filter(Attempt::accepted).count(), timeout) == null) {
+        long accepted = attempts.stream().filter(Attempt::accepted).count();
+        if (admin.await(sale, x -> x.drained(accepted), timeout) == null) {
             Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
                     + " s");
         }

@@ -1,8 +1,8 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.Sampler;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The large sale's CPU per accepted order by component, beside each part alone, and the whole over the parts. */
 class LargeSaleTest {
 
-    private static CpuWindow.PerUnit cpu(String window, double service, double machine) {
-        return new CpuWindow.PerUnit(window, 1000, 2, Map.of(), Map.of("service", service, "edge", 30.0), machine);
+    private static Sampler.PerUnit cpu(String window, double service, double machine) {
+        return new Sampler.PerUnit(window, 1000, 2, Map.of(), Map.of("service", service, "edge", 30.0), machine);
     }
 
     private static LargeSale.Run run(String route, double unitsPerSecond, double service, double machine) {
