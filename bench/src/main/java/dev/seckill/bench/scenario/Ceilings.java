@@ -117,7 +117,7 @@ public record Ceilings(Scenario s) {
                 double before = s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
                 Measured byWrk = wrk(SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
                 Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> s.purchase(DUMMY_SALE, i % s.users().size(),
-                        edge()), null, SHORT_CIRCUIT_ANSWERS);
+                        null, edge()), null, SHORT_CIRCUIT_ANSWERS);
                 if (s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
                         < byWrk.requests() + byClient.requests()) {
                     throw new IOException("not every purchase of a flagged sale was short-circuited");
@@ -142,29 +142,23 @@ public record Ceilings(Scenario s) {
     }
 
     /**
-     * First clicks on a new sale that cannot sell out (202), then, once the writer caught up, its buyers again; the
-     * sale is checked like the flash sale.
+     * First clicks on a new sale that cannot sell out (202), then, once the writer caught up, its buyers (the warm-up's
+     * too) again; the sale is checked like the flash sale.
      */
     private List<Measured> purchaseRound(int round) throws Exception {
         int n = s.users().size();
         long sale = s.sale("purchase-path-" + round, n);
         List<Attempt> attempts = new ArrayList<>();
         if (round == 1) {
-            Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), edge()),
+            Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), null, edge()),
                     Duration.ofSeconds(2), attempts, true);
         }
-        int warm = attempts.size();
         Map<String, Double> before = s.admin().serviceMetrics();
-        Measured accepted = client(PURCHASE, i -> s.purchase(sale, i % n, edge()), attempts, ACCEPTED_ANSWERS)
+        Measured accepted = client(PURCHASE, i -> s.purchase(sale, i % n, null, edge()), attempts, ACCEPTED_ANSWERS)
                 .withInService(inService(before, s.admin().serviceMetrics()));
-        s.awaitDrained("ceilings", sale, attempts, Duration.ofSeconds(120));
-        int[] buyers = attempts.subList(warm, attempts.size()).stream().filter(Attempt::accepted)
-                .mapToInt(a -> s.users().index(a.userId())).distinct().toArray();
-        if (buyers.length == 0) {
-            throw new IOException("no purchase was accepted in sale " + sale + ": " + accepted.byStatus());
-        }
+        int[] buyers = s.buyers("ceilings", sale, attempts);
         Map<String, Double> again = s.admin().serviceMetrics();
-        Measured refused = client(PURCHASE_REFUSED, i -> s.purchase(sale, buyers[i % buyers.length], edge()),
+        Measured refused = client(PURCHASE_REFUSED, i -> s.purchase(sale, buyers[i % buyers.length], null, edge()),
                 attempts, REFUSED_ANSWERS);
         s.check("purchase path", sale, attempts, null);
         return List.of(accepted, refused.withInService(inService(again, s.admin().serviceMetrics())));

@@ -68,7 +68,8 @@ public final class HotSale {
         Scenario s = new Scenario(stack, new Admin(stack), null, new Users(stack.tokenSecret(), 1, BUYERS), null, null,
                 new ArrayList<>());
         long sale = s.sale("hot-sale-" + mode, STOCK);
-        IntFunction<LoadClient.Request> buyer = i -> s.purchase(sale, Math.floorMod(i, BUYERS), stack.servicePort());
+        IntFunction<LoadClient.Request> buyer = i -> s.purchase(sale, Math.floorMod(i, BUYERS), null,
+                stack.servicePort());
         List<Attempt> attempts = new ArrayList<>();
         // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
         Scenario.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),

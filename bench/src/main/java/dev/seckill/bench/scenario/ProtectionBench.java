@@ -12,7 +12,6 @@ import dev.seckill.protection.PurchasePaths;
 import dev.seckill.testkit.Bodies;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -88,7 +87,7 @@ public record ProtectionBench(Scenario s) {
                 rounds.add(steady(NAMES[0][k], sale[k], paths[k], i -> i % n, half, attempts.get(k)));
             }
             for (int k = 0; k < 2; k++) {
-                int[] buyers = buyers(sale[k], attempts.get(k));
+                int[] buyers = s.buyers("protection", sale[k], attempts.get(k));
                 rounds.add(steady(NAMES[1][k], sale[k], paths[k], i -> buyers[i % buyers.length], half,
                         attempts.get(k)));
                 s.check("protection", sale[k], attempts.get(k), null);
@@ -97,24 +96,12 @@ public record ProtectionBench(Scenario s) {
         return rounds;
     }
 
-    /** The distinct buyers of the 202s so far (the warm-up's too), once the writer holds their orders. */
-    private int[] buyers(long sale, List<Attempt> all) throws Exception {
-        s.awaitDrained("protection", sale, all, Duration.ofSeconds(120));
-        int[] b = all.stream().filter(Attempt::accepted).mapToInt(a -> s.users().index(a.userId())).distinct()
-                .toArray();
-        if (b.length == 0) {
-            throw new IOException("no purchase was accepted in sale " + sale);
-        }
-        return b;
-    }
-
     /** A round of {@code d}: the i-th purchase by user {@code user(i)}, through its path when {@code paths}. */
     private Measured steady(String name, long sale, String[] paths, IntUnaryOperator user, Duration d,
                             List<Attempt> attempts) throws Exception {
-        int port = s.stack().edgePort();
-        return Scenario.steady(port, s.o().connections(), name, i -> new LoadClient.Request(s.users().purchase(
-                user.applyAsInt(i), sale, paths == null ? null : paths[user.applyAsInt(i)], port),
-                s.users().id(user.applyAsInt(i))), d, attempts, true);
+        return Scenario.steady(s.stack().edgePort(), s.o().connections(), name, i -> s.purchase(sale,
+                user.applyAsInt(i), paths == null ? null : paths[user.applyAsInt(i)], s.stack().edgePort()), d,
+                attempts, true);
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.seckill.testkit.Stack;
 import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 
 /**
  * What every scenario runs against, and the skeleton they share: a new sale through the admin API, closed-loop loads
@@ -50,9 +52,12 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
         return sale(name, stock, Duration.ofSeconds(900));
     }
 
-    /** The {@code i}-th user's purchase of {@code sale} on {@code port}, tagged with its id (an {@link Attempt}). */
-    public LoadClient.Request purchase(long sale, int i, int port) {
-        return new LoadClient.Request(users.purchase(i, sale, port), users.id(i));
+    /**
+     * The {@code i}-th user's purchase of {@code sale} on {@code port}, through {@code path} when not null, tagged with
+     * its id (so that a round logs it as an {@link Attempt}).
+     */
+    public LoadClient.Request purchase(long sale, int i, String path, int port) {
+        return new LoadClient.Request(users.purchase(i, sale, path, port), users.id(i));
     }
 
     /** A closed-loop round of {@code d}; {@code attempts}, when not null, collects each purchase's answer. */
@@ -82,6 +87,18 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
             Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
                     + " s");
         }
+    }
+
+    /** The distinct buyers of the 202s in {@code attempts}, once the writer holds their orders; none is an error. */
+    public int[] buyers(String label, long sale, List<Attempt> attempts) throws Exception {
+        awaitDrained(label, sale, attempts, Duration.ofSeconds(120));
+        int[] b = attempts.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct()
+                .toArray();
+        if (b.length == 0) {
+            throw new IOException("no purchase was accepted in sale " + sale + ": " + attempts.stream()
+                    .collect(Collectors.groupingBy(Attempt::kind, Collectors.counting())));
+        }
+        return b;
     }
 
     /** Drained (within 3 minutes), reconciled after its undecided answers, checked as {@code label}. */
