@@ -31,8 +31,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
 
@@ -102,11 +104,11 @@ public final class Bench {
                         .filter(a -> a.status() != 0).mapToLong(Attempt::userId).distinct().count());
             }
             s.checks().addFirst(s.checks().removeLast()); // the flash sale's first, after the ceilings' own
-            List<FloodLevels.Level> floods = flood(s, sale);
+            Section floods = FloodLevels.section(flood(s, sale), o);
             Section profile = profiler == null ? null : profiler.stop();
             // After the flood, so that it measures a quiet stack.
             Section protection = o.protection() ? new ProtectionBench(s).run() : null;
-            LargeSale.Result large = o.largeSale() ? LargeSale.run(s) : null;
+            Section large = o.largeSale() ? LargeSale.run(s).section() : null;
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
             List<HotSale.Run> hot = HotSale.read(out);
             hot.forEach(h -> s.checks().add(new Report.Check("hot sale, " + h.mode(), h.invariants())));
@@ -114,22 +116,12 @@ public final class Bench {
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
             FlashSale numbers = FlashSale.of(sale, t, o.stock());
-            List<Sampler.Cpu> cpu = new ArrayList<>();
-            cpu.add(Sampler.cpu("flash sale", samples, sale.t0(), sale.end()));
-            if (!samples.isEmpty()) {
-                cpu.add(Sampler.cpu("whole bench", samples, samples.get(0).nanos(), samples.getLast().nanos()));
-            }
             Measured shortCircuit = ceilings == null ? null : ceilings.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
-            List<Section> sections = new ArrayList<>(List.of(numbers.section(shortCircuit == null ? null
-                    : shortCircuit.rps(), o.connections()), Sampler.memory(samples, sale.t0(), sale.end()),
-                    Sampler.cpuSection(cpu)));
-            for (Section x : new Section[] {FloodLevels.section(floods, o), HotSale.section(hot),
-                    ceilings == null ? null : ceilings.section(o), payments == null ? null : payments.section(),
-                    profile, protection, large == null ? null : large.section()}) {
-                if (x != null) {
-                    sections.add(x);
-                }
-            }
+            List<Section> sections = Stream.of(numbers.section(shortCircuit == null ? null : shortCircuit.rps(),
+                    o.connections()), Sampler.memory(samples, sale.t0(), sale.end()), Sampler.cpuSection(samples,
+                    sale.t0(), sale.end()), floods, HotSale.section(hot), ceilings == null ? null : ceilings.section(o),
+                    payments == null ? null : payments.section(), profile, protection, large)
+                    .filter(Objects::nonNull).toList();
             Report report = new Report(machine.finished(), scenario(o, stack), s.checks(), sections);
             report.write(out, new Charts(t, samples, sampler.marks(), numbers));
             summary(report, numbers, out);

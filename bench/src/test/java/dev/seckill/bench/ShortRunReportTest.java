@@ -84,7 +84,7 @@ class ShortRunReportTest {
 
         Report report = new Report(Report.Machine.now(), Map.of("stock", 50), List.of(), List.of(
                 numbers().section(null, 64), Sampler.memory(samples, T0, END),
-                Sampler.cpuSection(List.of(Sampler.cpu("flash sale", samples, T0, END)))));
+                Sampler.cpuSection(samples, T0, END)));
         report.write(out, new Charts(new Timeline(attempts()), samples, marks, numbers()));
         for (String png : List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG)) {
             BufferedImage image = ImageIO.read(out.resolve(png).toFile());

@@ -215,8 +215,12 @@ public final class Sampler implements AutoCloseable {
         return cores;
     }
 
-    /** The CPU section: each window's cores. */
-    public static Section cpuSection(List<Cpu> cpu) {
+    /** The CPU section: each part's cores over the flash sale (from its start to its end) and the whole bench. */
+    public static Section cpuSection(List<Sample> samples, long saleStart, long saleEnd) {
+        List<Cpu> cpu = new ArrayList<>(List.of(cpu("flash sale", samples, saleStart, saleEnd)));
+        if (!samples.isEmpty()) {
+            cpu.add(cpu("whole bench", samples, samples.getFirst().nanos(), samples.getLast().nanos()));
+        }
         Section s = new Section("cpu", "Where the CPU went (cores, from /proc; the machine is shared, \"others\" is "
                 + "everything outside this bench)").data(cpu);
         List<String> keys = cpu.isEmpty() ? List.of() : List.copyOf(cpu.getFirst().cores().keySet());
