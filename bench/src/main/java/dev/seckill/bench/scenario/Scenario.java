@@ -115,8 +115,7 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
     public Invariants.Report check(String label, long sale, List<Attempt> attempts, Long shoppers) throws Exception {
         RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
         try (Connection db = stack.db()) {
-            Invariants.Report r = shoppers == null ? Invariants.check(db, redis, sale, attempts)
-                    : Invariants.check(db, redis, sale, attempts, shoppers);
+            Invariants.Report r = Invariants.check(db, redis, sale, attempts, shoppers);
             checks.add(new Report.Check(label, r));
             return r;
         } finally {
