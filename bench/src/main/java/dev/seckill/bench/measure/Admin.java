@@ -92,6 +92,12 @@ public record Admin(Stack stack) {
         return PrometheusText.samples(send("GET", stack.adminUrl() + "/observe/metrics", null, "Accept", "text/plain"));
     }
 
+    /** The change of every series of a metric (all its labels together) between two scrapes. */
+    public static long delta(Map<String, Double> before, Map<String, Double> after, String metric) {
+        return Math.round(after.entrySet().stream().filter(e -> e.getKey().matches(metric + "(\\{.*)?"))
+                .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0)).sum());
+    }
+
     /**
      * After answers that decided nothing (503, none), which may leave a reservation without an order: waits out the
      * shortest reconcile grace and reconciles, as the periodic reconcile would (docs/failures.md); returns the actions.

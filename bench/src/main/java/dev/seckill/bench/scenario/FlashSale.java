@@ -95,7 +95,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         long after = all.size() - untilCut;
         double seconds = lastEnd / 1e9;
         double cutSeconds = soldOut ? cut / 1e9 : seconds;
-        long shortCircuits = delta(r, Sampler.SHORT_CIRCUITS);
+        long shortCircuits = Admin.delta(r.edgeBefore(), r.edgeAfter(), Sampler.SHORT_CIRCUITS);
         long drainFrom = Math.max(lastAccept, 0);
         // The sampler polls every 100 ms: it may see the drain before the last 202 reached the client.
         long drainedAt = r.drainedAt() < 0 ? -1 : Math.max(r.drainedAt() - r.t0(), drainFrom);
@@ -105,7 +105,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                 soldOut ? sellOut / 1e9 : null, firstSoldOutEnd < 0 ? null : firstSoldOutEnd / 1e9, untilCut,
                 cutSeconds > 0 ? untilCut / cutSeconds : 0, Measured.Latency.of(before.all), after,
                 seconds > cutSeconds ? after / (seconds - cutSeconds) : 0, shortCircuits,
-                delta(r, "seckill_edge_rate_limited_total"),
+                Admin.delta(r.edgeBefore(), r.edgeAfter(), "seckill_edge_rate_limited_total"),
                 soldOut && after > 0 ? (double) shortCircuits / after : null,
                 drainedAt < 0 ? null : (drainedAt - drainFrom) / 1e9, drainedAt < 0 ? null : drainedAt / 1e9);
     }
@@ -154,9 +154,5 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
 
     private static long end(Attempt a) {
         return a.startNanos() + a.latencyNanos();
-    }
-
-    private static long delta(Result r, String series) {
-        return Math.round(r.edgeAfter().getOrDefault(series, 0.0) - r.edgeBefore().getOrDefault(series, 0.0));
     }
 }

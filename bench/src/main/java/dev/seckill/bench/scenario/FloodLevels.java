@@ -5,6 +5,7 @@ import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Steady;
 import dev.seckill.bench.load.Users;
+import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.report.Section;
@@ -107,9 +108,9 @@ public record FloodLevels(Scenario s) {
             return new Level(connections, processes, merge("flood " + connections, parts),
                     new LoadClient.Wire(parts.stream().mapToLong(p -> p.wire().connected()).sum(),
                             parts.stream().mapToLong(p -> p.wire().failed()).sum()),
-                    delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
-                    delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
-                    delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
+                    Admin.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
+                    Admin.delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
+                    Admin.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
                     alerts.isEmpty() ? null : alerts.getFirst());
         } finally {
             for (Process c : clients) {
@@ -152,12 +153,6 @@ public record FloodLevels(Scenario s) {
             }
         }
         throw new IOException("a flood client ended before its " + prefix.strip());
-    }
-
-    /** The change of every series of a metric (all its labels together) between two scrapes. */
-    static long delta(Map<String, Double> before, Map<String, Double> after, String metric) {
-        return Math.round(after.entrySet().stream().filter(e -> e.getKey().matches(metric + "(\\{.*)?"))
-                .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0)).sum());
     }
 
     private List<String> edgeLog() throws IOException {

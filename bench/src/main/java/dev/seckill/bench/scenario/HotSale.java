@@ -78,8 +78,8 @@ public final class HotSale {
         Measured measured = Scenario.steady(stack.servicePort(), connections, "hot sale, " + mode, buyer, d,
                 attempts, false);
         Map<String, Double> after = s.admin().serviceMetrics();
-        double calls = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_count");
-        double decided = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
+        double calls = Admin.delta(before, after, "seckill_purchase_batch_size_attempts_count");
+        double decided = Admin.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
         Scenario.Settled settled = s.settle("hot sale", sale, attempts);
         return new Run(mode, coalesceMax, sale, measured, calls > 0 ? round(decided / calls) : 0,
                 settled.reconciled(), settled.invariants());

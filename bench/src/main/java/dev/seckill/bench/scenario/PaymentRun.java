@@ -148,7 +148,7 @@ public final class PaymentRun {
         Measured during = probe(s, probeSale, users, baseline.requests() + PROBE_CONNECTIONS,
                 "probe, during the mass expiry", Duration.between(Instant.now(), lastLapse).plusSeconds(4));
         Map<String, Double> after = s.admin().serviceMetrics();
-        return new Expiry((int) won, FloodLevels.delta(before, after, "seckill_orders_expired_total"),
+        return new Expiry((int) won, Admin.delta(before, after, "seckill_orders_expired_total"),
                 after.getOrDefault("seckill_expiry_pass_seconds_max", 0.0) * 1000, baseline, during);
     }
 
