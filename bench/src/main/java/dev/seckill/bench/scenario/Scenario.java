@@ -31,6 +31,10 @@ import java.util.stream.Collectors;
  * What every scenario runs against, and the skeleton they share: a new sale through the admin API, closed-loop loads
  * on loopback, the wait for the writer, reconcile after answers that decided nothing, and each sale's invariants read
  * from MySQL and its Redis master, gathered in {@code checks} for the report. A scenario keeps only what is its own.
+ *
+ * @param users  the run's signed-in users (--users from --first-user)
+ * @param redis  the bench's client of the stack's Redis, for what runs the purchase script itself (redis-benchmark)
+ * @param checks every sale's invariant check so far, in the order the report lists them
  */
 public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o, RedissonClient redis,
                        List<Report.Check> checks) {
