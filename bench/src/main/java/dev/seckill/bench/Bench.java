@@ -3,14 +3,12 @@ package dev.seckill.bench;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
-import dev.seckill.bench.measure.Machine;
-import dev.seckill.bench.measure.Memory;
+import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.ServiceProfiler;
 import dev.seckill.bench.measure.Timeline;
-import dev.seckill.bench.report.Goals;
+import dev.seckill.bench.report.Charts;
 import dev.seckill.bench.report.Report;
 import dev.seckill.bench.report.Section;
 import dev.seckill.bench.scenario.Ceilings;
@@ -18,25 +16,26 @@ import dev.seckill.bench.scenario.FlashSale;
 import dev.seckill.bench.scenario.FloodLevels;
 import dev.seckill.bench.scenario.HotSale;
 import dev.seckill.bench.scenario.LargeSale;
-import dev.seckill.bench.scenario.Payers;
+import dev.seckill.bench.scenario.PaymentRun.Payers;
 import dev.seckill.bench.scenario.PaymentRun;
 import dev.seckill.bench.scenario.ProtectionBench;
+import dev.seckill.bench.scenario.Scenario;
 import dev.seckill.bench.scenario.WaitingRoomRun;
-import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
 import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
 
@@ -77,86 +76,58 @@ public final class Bench {
     }
 
     public static Outcome run(Stack stack, BenchOptions o) throws Exception {
-        Machine machine = Machine.now();
+        Report.Machine machine = Report.Machine.now();
         Admin admin = new Admin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         ServiceProfiler profiler = null;
-        try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250));
-             Connection db = stack.db()) {
+        try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250))) {
             say("minting " + o.users() + " user tokens");
-            Users users = new Users(stack.tokenSecret(), o.firstUser(), o.users());
+            Scenario s = new Scenario(stack, admin, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
+                    o, redis, new ArrayList<>());
             Path out = o.out().toAbsolutePath();
             long servicePid = stack.pid("service") > 0 ? stack.pid("service") : stack.pid("service-1");
             profiler = o.profile() ? ServiceProfiler.start(servicePid, stack.runDir(), out) : null;
-            List<Report.Check> checks = new ArrayList<>();
-            Ceilings.Result ceilings = o.ceilings() ? new Ceilings(stack, admin, users, o, sampler).run(redis) : null;
+            Ceilings.Result ceilings = o.ceilings() ? new Ceilings(s).run() : null;
             FlashSale.Result sale;
             PaymentRun.Result payments = null;
             if (o.payments()) {
-                try (Payers payers = new Payers(stack.edgeUrl(), users, o.payRatio(), o.payWindow())) {
-                    sale = FlashSale.run(stack, admin, sampler, users, o, payers);
-                    payments = PaymentRun.run(stack, admin, o, sale, payers);
+                try (Payers payers = new Payers(stack.edgeUrl(), s.users(), o.payRatio(), o.payWindow())) {
+                    sale = FlashSale.run(s, payers);
+                    payments = PaymentRun.run(s, sale, payers);
                     // Lapsed units are sold again, so the sale's rows are no longer min(stock, shoppers).
-                    checks.add(Report.Check.of("flash sale", Invariants.check(db, redis, sale.saleId(),
-                            payments.attempts())));
+                    s.check("flash sale", sale.saleId(), payments.attempts(), null);
                 }
             } else {
-                sale = FlashSale.run(stack, admin, sampler, users, o, null);
-                checks.add(Report.Check.of("flash sale", soldToEveryShopper(stack, db, sale)));
+                sale = FlashSale.run(s, null);
+                say("checking the invariants in MySQL and Redis");
+                // Every user of the crowd tried, so the stock went to exactly min(stock, users who got an answer).
+                s.check("flash sale", sale.saleId(), sale.attempts(), sale.attempts().stream()
+                        .filter(a -> a.status() != 0).mapToLong(Attempt::userId).distinct().count());
             }
-            List<FloodLevels.Level> floods = flood(stack, admin, sampler, o, sale);
+            s.checks().addFirst(s.checks().removeLast()); // the flash sale's first, after the ceilings' own
+            Section floods = FloodLevels.section(flood(s, sale), o);
             Section profile = profiler == null ? null : profiler.stop();
-            for (Ceilings.PurchaseSale p : ceilings == null ? List.<Ceilings.PurchaseSale>of() : ceilings.sales()) {
-                checks.add(Report.Check.of("purchase path", Invariants.check(db, redis, p.saleId(), p.attempts())));
-            }
             // After the flood, so that it measures a quiet stack.
-            ProtectionBench.Run protection = o.protection()
-                    ? ProtectionBench.run(stack, admin, users, o, sampler) : null;
-            for (Ceilings.PurchaseSale p : protection == null ? List.<Ceilings.PurchaseSale>of() : protection.sales()) {
-                checks.add(Report.Check.of("protection", Invariants.check(db, redis, p.saleId(), p.attempts())));
-            }
-            LargeSale.Result large = o.largeSale() ? LargeSale.run(stack, admin, sampler, redis, o) : null;
-            for (LargeSale.Run r : large == null ? List.<LargeSale.Run>of() : large.runs()) {
-                checks.add(Report.Check.of("large sale, " + r.route(), r.invariants()));
-            }
-            WaitingRoomRun line = o.waitingRoom()
-                    ? WaitingRoomRun.run(stack, admin, redis, db, users, o.stock(), o.connections(), o.payRatio()) : null;
-            if (line != null) {
-                checks.add(Report.Check.of("waiting room", line.invariants().get(0)));
-                checks.add(Report.Check.of("waiting room's crowd without a line", line.invariants().get(1)));
-            }
+            Section protection = o.protection() ? new ProtectionBench(s).run() : null;
+            Section large = o.largeSale() ? LargeSale.run(s).section() : null;
+            Section line = o.waitingRoom() ? WaitingRoomRun.run(s) : null;
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
             List<HotSale.Run> hot = HotSale.read(out);
-            hot.forEach(h -> checks.add(Report.Check.of("hot sale, " + h.mode(), h.invariants())));
-            boolean hold = checks.stream().allMatch(c -> c.check().ok());
+            hot.forEach(h -> s.checks().add(new Report.Check("hot sale, " + h.mode(), h.invariants())));
 
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
             FlashSale numbers = FlashSale.of(sale, t, o.stock());
-            List<Memory> memory = Memory.of(samples, sale.t0(), sale.end());
-            List<CpuWindow.Cpu> cpu = new ArrayList<>();
-            cpu.add(CpuWindow.cpu("flash sale", samples, sale.t0(), sale.end()));
-            if (!samples.isEmpty()) {
-                cpu.add(CpuWindow.cpu("whole bench", samples, samples.get(0).nanos(), samples.getLast().nanos()));
-            }
-            Report report = new Report(machine.finished(), scenario(o, stack), hold,
-                    Goals.of(o, ceilings, ceilings == null ? List.of() : ceilings.ratios(), numbers, floods, memory,
-                            hot, large == null ? List.of() : large.runs(), large == null ? null : large.parts(), hold),
-                    checks, numbers, Report.timeline(t), memory, cpu,
-                    List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG), ceilings);
-            report.write(out, t, samples, sampler.marks());
-            FloodLevels.addTo(out, floods, o);
-            HotSale.addTo(out, hot);
-            for (Section s : new Section[] {ceilings == null ? null : ceilings.section(o),
-                    payments == null ? null : payments.section(), profile,
-                    protection == null ? null : protection.section(), large == null ? null : large.section(),
-                    line == null ? null : line.section()}) {
-                if (s != null) {
-                    s.addTo(out);
-                }
-            }
-            summary(report, out);
-            return new Outcome(hold, checks.stream().map(Report.Check::check).toList(),
+            Measured shortCircuit = ceilings == null ? null : ceilings.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
+            List<Section> sections = Stream.of(numbers.section(shortCircuit == null ? null : shortCircuit.rps(),
+                    o.connections()), Sampler.memory(samples, sale.t0(), sale.end()), Sampler.cpuSection(samples,
+                    sale.t0(), sale.end()), floods, HotSale.section(hot), ceilings == null ? null : ceilings.section(o),
+                    payments == null ? null : payments.section(), profile, protection, large, line)
+                    .filter(Objects::nonNull).toList();
+            Report report = new Report(machine.finished(), scenario(o, stack), s.checks(), sections);
+            report.write(out, new Charts(t, samples, sampler.marks(), numbers));
+            summary(report, numbers, out);
+            return new Outcome(report.ok(), s.checks().stream().map(Report.Check::check).toList(),
                     payments == null ? 0 : payments.returned(), payments == null ? 0 : payments.resold(),
                     out.resolve("report.md"));
         } finally {
@@ -167,34 +138,16 @@ public final class Bench {
         }
     }
 
-    /**
-     * The flash sale's invariants, plus: every user of the crowd tried, so the stock went to exactly
-     * min(stock, users who got an answer). Read from the Redis that holds the sale (one shard on the cluster).
-     */
-    private static Invariants.Report soldToEveryShopper(Stack stack, Connection db, FlashSale.Result sale)
-            throws Exception {
-        say("checking the invariants in MySQL and Redis");
-        long shoppers = sale.attempts().stream().filter(a -> a.status() != 0).mapToLong(Attempt::userId)
-                .distinct().count();
-        RedissonClient saleRedis = StackRedis.forKey(stack, Keys.stock(sale.saleId()), RedisClients::connect);
-        try {
-            return Invariants.check(db, saleRedis, sale.saleId(), sale.attempts(), shoppers);
-        } finally {
-            saleRedis.shutdown();
-        }
-    }
-
     /** The flood levels on the flash sale's sale, once it has sold out (a sale with stock left would sell on). */
-    private static List<FloodLevels.Level> flood(Stack stack, Admin admin, Sampler sampler, BenchOptions o,
-                                                 FlashSale.Result sale) throws Exception {
+    private static List<FloodLevels.Level> flood(Scenario s, FlashSale.Result sale) throws Exception {
         // Now, not at the crowd's end: with payments, lapsed units went on sale again since.
-        Long remaining = admin.stats(sale.saleId()).redisRemaining();
-        if (o.floodLevels().isEmpty() || remaining == null || remaining != 0) {
-            say(o.floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, sale "
+        Long remaining = s.admin().stats(sale.saleId()).redisRemaining();
+        if (s.o().floodLevels().isEmpty() || remaining == null || remaining != 0) {
+            say(s.o().floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, sale "
                     + sale.saleId() + " did not sell out (remaining " + remaining + ")");
             return List.of();
         }
-        return new FloodLevels(stack, admin, sampler, o).run(sale.saleId());
+        return new FloodLevels(s).run(sale.saleId());
     }
 
     private static Map<String, Object> scenario(BenchOptions o, Stack t) {
@@ -219,14 +172,13 @@ public final class Bench {
         return m;
     }
 
-    private static void summary(Report r, Path out) {
-        FlashSale n = r.flashSale();
+    private static void summary(Report r, FlashSale n, Path out) {
         System.out.println(f("flash sale %d: %,d answers, %,.0f req/s, p50 %.2f ms, p99 %.2f ms, max %.2f ms; sold out "
                         + "(last 202) at %s s; edge share after sell-out %s; writer drained in %s s", n.saleId(),
                 n.requests(), n.rps(), n.latency().p50(), n.latency().p99(), n.latency().max(),
                 Section.n("%.3f", n.sellOutAt()), n.edgeShareAfterSellOut() == null ? "-"
                         : f("%.1f %%", 100 * n.edgeShareAfterSellOut()), Section.n("%.2f", n.drainSeconds())));
-        for (Report.Goal g : r.goals()) {
+        for (Section.Goal g : r.goals()) {
             System.out.println((g.met() ? "  met      " : "  NOT MET  ") + g.name() + ": " + g.measured() + " ("
                     + g.target() + ")");
         }

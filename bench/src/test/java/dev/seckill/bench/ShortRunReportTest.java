@@ -2,9 +2,6 @@ package dev.seckill.bench;
 
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.CpuWindow;
-import dev.seckill.bench.measure.Machine;
-import dev.seckill.bench.measure.Memory;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
@@ -58,7 +55,7 @@ class ShortRunReportTest {
 
     @Test
     void theSaleCpuWindowCoversTheWholeSaleAndAddsUpToTheMachinesCores() {
-        CpuWindow.Cpu cpu = CpuWindow.cpu("flash sale", samples(), T0, END);
+        Sampler.Cpu cpu = Sampler.cpu("flash sale", samples(), T0, END);
 
         assertTrue(cpu.seconds() >= 0.72, "window " + cpu.seconds() + " s of a 0.72 s sale");
         double sum = cpu.cores().values().stream().mapToDouble(Double::doubleValue).sum();
@@ -85,10 +82,10 @@ class ShortRunReportTest {
         assertMarkers(cpu, "flash sale (1.00 s)");
         assertMarkers(charts.memory(), "flash sale (1.00 s)");
 
-        Report report = new Report(Machine.now(), Map.of("stock", 50), true, List.of(), List.of(), numbers(),
-                Report.timeline(new Timeline(attempts())), Memory.of(samples, T0, END),
-                List.of(CpuWindow.cpu("flash sale", samples, T0, END)), List.of(), null);
-        report.write(out, new Timeline(attempts()), samples, marks);
+        Report report = new Report(Report.Machine.now(), Map.of("stock", 50), List.of(), List.of(
+                numbers().section(null, 64), Sampler.memory(samples, T0, END),
+                Sampler.cpuSection(samples, T0, END)));
+        report.write(out, new Charts(new Timeline(attempts()), samples, marks, numbers()));
         for (String png : List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG)) {
             BufferedImage image = ImageIO.read(out.resolve(png).toFile());
             assertEquals(1000, image.getWidth(), png);

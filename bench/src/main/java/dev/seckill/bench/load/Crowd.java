@@ -2,8 +2,11 @@ package dev.seckill.bench.load;
 
 import dev.seckill.testkit.Stampede;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -14,16 +17,19 @@ import java.util.stream.IntStream;
 public final class Crowd implements LoadClient.Script {
 
     private final Users users;
+    private final int port;
     private final byte[][] requests;
     private final long saleId;
     private final int clicks;
     private final long t0;
     private final List<Attempt> attempts = new ArrayList<>();
     private Stampede<Integer> stampede;
+    private Consumer<Attempt> onAccepted = a -> { };
 
     /** {@code t0}: the System.nanoTime() that attempt start times are measured from. */
     public Crowd(Users users, long saleId, int edgePort, int clicks, long t0) {
         this.users = users;
+        this.port = edgePort;
         this.requests = IntStream.range(0, users.size()).mapToObj(i -> users.purchase(i, saleId, edgePort))
                 .toArray(byte[][]::new);
         this.saleId = saleId;
@@ -36,6 +42,18 @@ public final class Crowd implements LoadClient.Script {
     public Crowd likeThePage() {
         stampede = stampede(Stampede.PAGE);
         return this;
+    }
+
+    /** Each 202 goes to {@code winner} as it is answered (so that a payment window starts at once). */
+    public Crowd onAccepted(Consumer<Attempt> winner) {
+        onAccepted = winner;
+        return this;
+    }
+
+    /** Lets the crowd loose over {@code connections} until it is done or the deadline; every attempt. */
+    public List<Attempt> run(int connections, long deadlineNanos) throws IOException {
+        LoadClient.run(port, connections, this, deadlineNanos, Duration.ofSeconds(30));
+        return attempts;
     }
 
     private Stampede<Integer> stampede(Stampede.Rule rule) {
@@ -59,6 +77,9 @@ public final class Crowd implements LoadClient.Script {
         Stampede.Shopper<Integer> s = (Stampede.Shopper<Integer>) request.tag();
         Attempt a = answer.attempt(users.id(s.who), start - t0, end - start);
         attempts.add(a);
+        if (a.accepted()) {
+            onAccepted.accept(a);
+        }
         stampede.answered(s, a.status(), a.code(), answer.retryAfterNanos(), end);
     }
 

@@ -8,10 +8,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A closed-loop HTTP/1.1 load generator on one NIO selector thread (bench/README.md says why it is kept): keep-alive
@@ -64,17 +66,16 @@ public final class LoadClient implements AutoCloseable {
         this.timeout = timeout.toNanos();
     }
 
-    public static Wire run(InetSocketAddress server, int connections, Script script, long deadlineNanos,
-            Duration timeout)
+    /** Runs on 127.0.0.1:{@code port} until the deadline, or until every connection is idle and the script is done. */
+    public static Wire run(int port, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
-        return run(server, null, connections, script, deadlineNanos, timeout);
+        return run(port, null, connections, script, deadlineNanos, timeout);
     }
 
-    /** Runs until the deadline, or until every connection is idle and the script is done; from {@code source}. */
-    public static Wire run(InetSocketAddress server, InetAddress source, int connections, Script script,
-            long deadlineNanos,
-                    Duration timeout) throws IOException {
-        try (LoadClient c = new LoadClient(server, source, script, timeout)) {
+    /** The same from the loopback address {@code source} (any when null). */
+    public static Wire run(int port, InetAddress source, int connections, Script script, long deadlineNanos,
+                           Duration timeout) throws IOException {
+        try (LoadClient c = new LoadClient(new InetSocketAddress("127.0.0.1", port), source, script, timeout)) {
             c.loop(connections, deadlineNanos);
             return new Wire(c.connected, c.failed);
         }
@@ -235,6 +236,64 @@ public final class LoadClient implements AutoCloseable {
             request = null;
             in.clear();
             response.reset();
+        }
+    }
+
+    /**
+     * Incremental parse of one HTTP/1.1 response: the status, the headers that frame the body (Content-Length, chunked,
+     * Connection: close) and whether the edge wrote it (X-Seckill-Answered-By), then the body. Reused by a connection.
+     */
+    public static final class ResponseParser {
+
+        public int status;
+        public boolean close;
+        public boolean byEdge;
+        private boolean chunked;
+        private int length;
+        private int headerEnd = -1;
+        private int scanned;
+
+        public void reset() {
+            headerEnd = -1;
+            scanned = 0;
+        }
+
+        /** The index just past the response if {@code buf[0, n)} holds all of it, else -1. */
+        public int complete(byte[] buf, int n) {
+            for (int i = Math.max(3, scanned); headerEnd < 0 && i < n; i++) {
+                if (buf[i] == '\n' && buf[i - 1] == '\r' && buf[i - 2] == '\n' && buf[i - 3] == '\r') {
+                    headerEnd = i + 1;
+                    headers(new String(buf, 0, headerEnd, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
+                }
+            }
+            scanned = n;
+            if (headerEnd < 0) {
+                return -1;
+            } else if (chunked) {
+                // The last chunk: "0" CRLF CRLF (no trailers from nginx or Helidon).
+                boolean last = n >= headerEnd + 5 && buf[n - 5] == '0' && buf[n - 4] == '\r' && buf[n - 3] == '\n'
+                        && buf[n - 2] == '\r' && buf[n - 1] == '\n' && (n == headerEnd + 5 || buf[n - 6] == '\n');
+                return last ? n : -1;
+            }
+            return n >= headerEnd + length ? headerEnd + length : -1;
+        }
+
+        public String body(byte[] buf, int end) {
+            return new String(buf, headerEnd, end - headerEnd, StandardCharsets.ISO_8859_1);
+        }
+
+        private void headers(String head) {
+            status = Integer.parseInt(head, 9, 12, 10);
+            length = Integer.parseInt(header(head, "content-length", "0"));
+            chunked = header(head, "transfer-encoding", "").contains("chunked");
+            close = header(head, "connection", "").contains("close");
+            byEdge = head.contains("\r\nx-seckill-answered-by:");
+        }
+
+        private static String header(String head, String name, String otherwise) {
+            int i = head.indexOf("\r\n" + name + ":");
+            int from = i + name.length() + 3;
+            return i < 0 ? otherwise : head.substring(from, head.indexOf("\r\n", from)).trim();
         }
     }
 }

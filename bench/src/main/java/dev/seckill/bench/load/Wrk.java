@@ -1,9 +1,10 @@
 package dev.seckill.bench.load;
 
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,17 +45,28 @@ public final class Wrk {
             Files.writeString(lua, (script == null ? "" : "dofile(\"" + script.toAbsolutePath() + "\")\n") + DONE);
             ProcessBuilder pb = new ProcessBuilder("wrk", "-t" + threads, "-c" + connections,
                     "-d" + duration.toSeconds() + "s", "--timeout", "10s", "-s", lua.toString(), url);
-            pb.redirectErrorStream(true).environment().putAll(env);
-            Process p = pb.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(duration.toSeconds() + 30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IOException("wrk failed for " + name + ": " + out);
-            }
-            return parse(name, out);
+            pb.environment().putAll(env);
+            return parse(name, exec(pb, "", duration.toSeconds() + 30));
         } finally {
             Files.deleteIfExists(lua);
         }
+    }
+
+    /**
+     * Runs a generator's process (wrk, redis-benchmark, redis-cli) with {@code stdin}, its errors in its output; the
+     * output, or an IOException with it when it fails or outlasts {@code seconds}.
+     */
+    public static String exec(ProcessBuilder pb, String stdin, long seconds) throws IOException, InterruptedException {
+        Process p = pb.redirectErrorStream(true).start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(seconds, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", pb.command()) + " failed: " + out);
+        }
+        return out;
     }
 
     /** The measurement in wrk's output {@code out}, from the summary line its {@code done} hook printed. */
@@ -63,7 +75,7 @@ public final class Wrk {
         if (at < 0) {
             throw new IOException("no summary in wrk's output for " + name + ": " + out);
         }
-        Summary s = ReportSections.JSON.readValue(out.substring(at + MARK.length()).lines().findFirst().orElseThrow(),
+        Summary s = Section.JSON.readValue(out.substring(at + MARK.length()).lines().findFirst().orElseThrow(),
                 Summary.class);
         Map<String, Long> byStatus = new LinkedHashMap<>(Map.of("2xx/3xx", s.requests() - s.non2xx()));
         byStatus.put("non-2xx", s.non2xx());

@@ -45,24 +45,11 @@ public record Admin(Stack stack) {
     private static final long RECONCILE_GRACE_SECONDS = 6;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** A sale open from a second ago for two hours, with a 900 s payment window; returns its id. */
-    public long createSale(String name, int stock) throws IOException, InterruptedException {
-        return createSale(name, stock, Duration.ofSeconds(900));
-    }
-
-    public long createSale(String name, int stock, Duration payWindow) throws IOException, InterruptedException {
-        return create(name, stock, Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
-    }
-
-    /** A sale of {@code protection} (none, path, or challenge of {@code bits}) opening at {@code startsAt}. */
-    public long createSale(String name, int stock, Instant startsAt, String protection, int bits)
-            throws IOException, InterruptedException {
-        return create(name, stock, startsAt, protection.equals("challenge")
-                ? Map.of("protection", protection, "challengeBits", bits) : Map.of("protection", protection));
-    }
-
-    /** A sale opening at {@code startsAt} for two hours, with {@code more} fields of the create body. */
-    public long create(String name, int stock, Instant startsAt, Map<String, Object> more)
+    /**
+     * A sale of {@code stock} units open from {@code startsAt} for two hours, with {@code more} of its settings (its
+     * payment window, its protection); returns its id.
+     */
+    public long createSale(String name, int stock, Instant startsAt, Map<String, Object> more)
             throws IOException, InterruptedException {
         Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
                 "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString()));
@@ -74,19 +61,8 @@ public record Admin(Stack stack) {
         return JSON.readValue(admin("GET", "/admin/sales/" + saleId + "/stats", null), SaleStats.class);
     }
 
-    /** Polls the stats until the writer has caught up with {@code accepted} orders; null if it did not in time. */
-    public SaleStats awaitDrained(long saleId, long accepted, Duration timeout) throws IOException,
-            InterruptedException {
-        return await(saleId, s -> s.drained(accepted), timeout);
-    }
-
-    /** Polls the stats until every order of the sale is PAID or EXPIRED and Redis got every unit back. */
-    public SaleStats awaitSettled(long saleId, long accepted, Duration timeout) throws IOException,
-            InterruptedException {
-        return await(saleId, s -> s.settled(accepted), timeout);
-    }
-
-    private SaleStats await(long saleId, Predicate<SaleStats> done, Duration timeout)
+    /** Polls the stats until they are {@code done} (drained, settled); null if they were not in time. */
+    public SaleStats await(long saleId, Predicate<SaleStats> done, Duration timeout)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -116,11 +92,17 @@ public record Admin(Stack stack) {
         return PrometheusText.samples(send("GET", stack.adminUrl() + "/observe/metrics", null, "Accept", "text/plain"));
     }
 
+    /** The change of every series of a metric (all its labels together) between two scrapes. */
+    public static long delta(Map<String, Double> before, Map<String, Double> after, String metric) {
+        return Math.round(after.entrySet().stream().filter(e -> e.getKey().matches(metric + "(\\{.*)?"))
+                .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0)).sum());
+    }
+
     /**
      * After answers that decided nothing (503, none), which may leave a reservation without an order: waits out the
      * shortest reconcile grace and reconciles, as the periodic reconcile would (docs/failures.md); returns the actions.
      */
-    int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
+    public int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
         if (attempts.stream().noneMatch(a -> a.status() == 503 || a.status() == 0)) {
             return 0;
         }

@@ -45,23 +45,18 @@ public final class Invariants {
         }
     }
 
-    /**
-     * The invariants, plus: the sale sold exactly min(stock, {@code shoppers}), the distinct users who tried (nothing
-     * stuck in a lost reservation). For a run whose every shopper clicked until it held an order or heard SOLD_OUT,
-     * and whose orders wait out their window.
-     */
-    public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts,
-                               long shoppers) throws SQLException {
-        return read(db, redis, saleId, attempts, shoppers);
-    }
-
     public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts)
             throws SQLException {
-        return read(db, redis, saleId, attempts, null);
+        return check(db, redis, saleId, attempts, null);
     }
 
-    /** {@code shoppers}: null when the run does not say how many units the sale must have sold. */
-    private static Report read(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts,
+    /**
+     * The invariants, plus, with {@code shoppers} (null when the run does not say how many units the sale must have
+     * sold): the sale sold exactly min(stock, shoppers), the distinct users who tried (nothing stuck in a lost
+     * reservation). For a run whose every shopper clicked until it held an order or heard SOLD_OUT, and whose orders
+     * wait out their window.
+     */
+    public static Report check(Connection db, RedissonClient redis, long saleId, Collection<Attempt> attempts,
                                Long shoppers) throws SQLException {
         int total;
         long dbStock;

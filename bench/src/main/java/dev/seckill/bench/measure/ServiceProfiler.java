@@ -1,7 +1,6 @@
 package dev.seckill.bench.measure;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.report.Report;
 import dev.seckill.bench.report.Section;
 import com.sun.tools.attach.VirtualMachine;
 import one.convert.Arguments;
@@ -69,7 +68,7 @@ public final class ServiceProfiler implements AutoCloseable {
 
     /** Stops the recording and writes the flame graphs; the report's section, or why there is none. */
     public Section stop() {
-        double seconds = Report.round((System.nanoTime() - started) / 1e9);
+        double seconds = Section.round((System.nanoTime() - started) / 1e9);
         List<Graph> graphs = List.of();
         try {
             if (failure == null) {
@@ -130,8 +129,8 @@ public final class ServiceProfiler implements AutoCloseable {
         }
         double total = self.values().stream().mapToDouble(Double::doubleValue).sum();
         List<Frame> top = self.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                .limit(8).map(e -> new Frame(e.getKey(), Report.round(e.getValue()), e.getValue() / total)).toList();
-        return new Graph(kind, file, unit, Report.round(total), top);
+                .limit(8).map(e -> new Frame(e.getKey(), Section.round(e.getValue()), e.getValue() / total)).toList();
+        return new Graph(kind, file, unit, Section.round(total), top);
     }
 
     /** One agent command in the service; async-profiler's own message, from its log, when it fails. */

@@ -1,6 +1,7 @@
 package dev.seckill.bench.measure;
 
 import dev.seckill.bench.load.Attempt;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.IntCountsHistogram;
@@ -15,8 +16,9 @@ import java.util.stream.LongStream;
 /** A load run's answers by {@link Answer#kind} and latency (HdrHistogram), per time bucket and in all. */
 public final class Timeline {
 
-    /** One bucket: its start (seconds from the run's start), answers by kind, latency percentiles (ms). */
-    public record Bucket(double at, Map<String, Long> outcomes, Measured.Latency latency) {
+    /** One bucket: its start (seconds from the run's start), answers per second and by kind, latency (ms). */
+    public record Bucket(double at, double answersPerSecond, Map<String, Long> outcomes,
+                         @JsonProperty("latencyMs") Measured.Latency latency) {
     }
 
     public final long bucketMillis;
@@ -34,16 +36,16 @@ public final class Timeline {
             List<Attempt> in = byBucket.getOrDefault(i, List.of());
             // Two digits per bucket: a hundred full histograms would take megabytes.
             IntCountsHistogram us = latency(in, new IntCountsHistogram(all.getHighestTrackableValue(), 2));
-            buckets.add(new Bucket(i * bucketMillis / 1000.0, outcomes(in), Measured.Latency.of(us)));
+            buckets.add(new Bucket(i * bucketMillis / 1000.0, in.size() * 1000.0 / bucketMillis, outcomes(in),
+                    Measured.Latency.of(us)));
         }
         latency(attempts, all);
         outcomes = outcomes(attempts);
     }
 
-    /** Answers per second in a bucket, of one outcome (or all when null). */
+    /** Answers per second of one outcome in a bucket. */
     public double rate(Bucket b, String outcome) {
-        return b.outcomes().entrySet().stream().filter(e -> outcome == null || e.getKey().equals(outcome))
-                .mapToLong(Map.Entry::getValue).sum() * 1000.0 / bucketMillis;
+        return b.outcomes().getOrDefault(outcome, 0L) * 1000.0 / bucketMillis;
     }
 
     private static Map<String, Long> outcomes(List<Attempt> attempts) {

@@ -1,6 +1,5 @@
 package dev.seckill.bench.report;
 
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
@@ -79,7 +78,7 @@ public record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long>
         List<Sampler.Sample> ss = new ArrayList<>();
         samples.stream().filter(s -> ss.isEmpty() || s.nanos() - ss.getLast().nanos() >= step).forEach(ss::add);
         List<Map<String, Double>> cores = IntStream.range(1, ss.size())
-                .mapToObj(i -> CpuWindow.cores(ss.get(i - 1), ss.get(i))).toList();
+                .mapToObj(i -> Sampler.cores(ss.get(i - 1), ss.get(i))).toList();
         double[] x = Arrays.copyOfRange(seconds(ss), Math.min(1, ss.size()), ss.size());
         List<String> parts = cores.isEmpty() ? List.of()
                 : cores.getFirst().keySet().stream().filter(k -> !k.equals("idle")).toList();

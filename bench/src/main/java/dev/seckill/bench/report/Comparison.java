@@ -34,7 +34,7 @@ public final class Comparison {
         }
         Result r = compare(Path.of(args[0]), Path.of(args[1]));
         Path out = Files.createDirectories(Path.of(args[2]));
-        ReportSections.JSON.writeValue(out.resolve("comparison.json").toFile(), r);
+        Section.JSON.writeValue(out.resolve("comparison.json").toFile(), r);
         String md = markdown(r, Path.of(args[0]), Path.of(args[1]));
         Files.writeString(out.resolve("comparison.md"), md);
         System.out.print(md);
@@ -42,8 +42,8 @@ public final class Comparison {
     }
 
     public static Result compare(Path clusterDir, Path singleDir) throws IOException {
-        JsonNode c = ReportSections.JSON.readTree(clusterDir.resolve("report.json").toFile());
-        JsonNode s = ReportSections.JSON.readTree(singleDir.resolve("report.json").toFile());
+        JsonNode c = Section.JSON.readTree(clusterDir.resolve("report.json").toFile());
+        JsonNode s = Section.JSON.readTree(singleDir.resolve("report.json").toFile());
         List<Row> rows = new ArrayList<>();
         rows.add(row("flash sale: answers per second", "req/s", c, s, "/flashSale/rps"));
         rows.add(row("flash sale: answers per second until the sell-out", "req/s", c, s, "/flashSale/rpsUntilSellOut"));
@@ -63,7 +63,7 @@ public final class Comparison {
     /** A run's Redis ceilings, or none when that measurement failed (the rest is still compared). */
     private static JsonNode ceiling(Path dir) throws IOException {
         Path f = dir.resolve(ShardCeiling.FILE);
-        return Files.exists(f) ? ReportSections.JSON.readTree(f.toFile()) : ReportSections.JSON.createArrayNode();
+        return Files.exists(f) ? Section.JSON.readTree(f.toFile()) : Section.JSON.createArrayNode();
     }
 
     private static Row row(String name, String unit, JsonNode cluster, JsonNode single, String pointer) {

@@ -1,66 +1,98 @@
 package dev.seckill.bench.report;
 
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
-import dev.seckill.bench.measure.Machine;
-import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.measure.Memory;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Timeline;
-import dev.seckill.bench.scenario.Ceilings;
-import dev.seckill.bench.scenario.FlashSale;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
 
 /**
- * One bench run's verdict (targets, invariants) and its flash sale, memory and CPU, written as report.json, report.md
- * and the charts; the scenarios' sections are appended to both after it ({@link Section#addTo}).
+ * One bench run's verdict (targets, invariants) and its sections, written as report.json (the head, then each
+ * section's data under its key), report.md (the head, then each section in order) and the charts.
  */
-public record Report(Machine machine, Map<String, Object> scenario, boolean ok, List<Goal> goals,
-        List<Check> invariants,
-              FlashSale flashSale, List<Map<String, Object>> timeline, List<Memory> memory,
-              List<CpuWindow.Cpu> cpu, List<String> charts, @JsonIgnore Ceilings.Result ceilingResult) {
-
-    /** One target: measured against wanted. */
-    public record Goal(String name, String measured, String target, boolean met) {
-    }
-
-    /** The invariant check of one sale of the run, read from MySQL and Redis directly. */
-    public record Check(String sale, @JsonUnwrapped Invariants.Report check) {
-
-        public static Check of(String sale, Invariants.Report r) {
-            return new Check(sale, r);
-        }
-    }
+public record Report(Machine machine, Map<String, Object> scenario, List<Check> invariants, List<Section> sections) {
 
     public static final String CPU_PNG = "cpu.png";
     public static final String THROUGHPUT_PNG = "throughput.png";
     public static final String LATENCY_PNG = "latency.png";
     public static final String MEMORY_PNG = "memory.png";
+    /** The sections whose targets the report lists, in its order; the invariants' own target comes last. */
+    private static final List<String> GOALS_FROM = List.of("ceilings", "largeSale", "hotSale", "floods", "flashSale",
+            "memory");
 
-    /** Writes report.json, report.md and the charts; returns the paths written. */
-    public List<Path> write(Path out, Timeline t, List<Sampler.Sample> samples, Map<String,
-            Long> marks) throws IOException {
-        Files.createDirectories(out);
-        List<Path> written = new ArrayList<>();
-        written.add(Files.writeString(out.resolve("report.json"), ReportSections.JSON.writeValueAsString(this)));
-        written.addAll(new Charts(t, samples, marks, flashSale).write(out));
-        written.add(Files.writeString(out.resolve("report.md"), markdown()));
-        return written;
+    /** The invariant check of one sale of the run, read from MySQL and Redis directly. */
+    public record Check(String sale, @JsonUnwrapped Invariants.Report check) {
     }
 
-    /** report.md's head: the machine, the scenario, the verdict, the targets, the invariants, then the sections. */
+    /** The machine a bench ran on: what it is, and its load averages (1, 5, 15 min) before and after. */
+    public record Machine(String date, String os, String kernel, String cpu, int cores, long memoryMb, String java,
+                          String loadAverageBefore, String loadAverageAfter) {
+
+        public static Machine now() {
+            return new Machine(Instant.now().toString(), field("/etc/os-release", "^PRETTY_NAME=\"?([^\"\n]*)", "?"),
+                    System.getProperty("os.version"), field("/proc/cpuinfo", "^model name\\s*:(.*)", "?"),
+                    Runtime.getRuntime().availableProcessors(),
+                    Long.parseLong(field("/proc/meminfo", "^MemTotal:\\s*(\\d+)", "0")) / 1024,
+                    System.getProperty("java.vm.name") + " " + Runtime.version(), loadAverage(), null);
+        }
+
+        public Machine finished() {
+            return new Machine(date, os, kernel, cpu, cores, memoryMb, java, loadAverageBefore, loadAverage());
+        }
+
+        private static String loadAverage() {
+            return field("/proc/loadavg", "^(\\S+ \\S+ \\S+)", "?");
+        }
+
+        private static String field(String path, String regex, String otherwise) {
+            Matcher m = Pattern.compile(regex, Pattern.MULTILINE).matcher(Sampler.read(path));
+            return m.find() ? m.group(1).trim() : otherwise;
+        }
+    }
+
+    public boolean ok() {
+        return invariants.stream().allMatch(c -> c.check().ok());
+    }
+
+    /** Every section's targets in the report's order, then: no sale of the run oversold, duplicated or lost. */
+    public List<Section.Goal> goals() {
+        List<Section.Goal> g = new ArrayList<>(GOALS_FROM.stream().flatMap(k -> sections.stream()
+                .filter(s -> s.key().equals(k))).flatMap(s -> s.goals().stream()).toList());
+        g.add(new Section.Goal("oversold, duplicates, lost orders in every sale of the run",
+                ok() ? "0, 0, 0" : "violations (see the invariants)", "0, 0, 0", ok()));
+        return g;
+    }
+
+    /** Writes report.json, the charts and report.md. */
+    public void write(Path out, Charts charts) throws IOException {
+        Files.createDirectories(out);
+        Map<String, Object> json = new LinkedHashMap<>(Map.of("machine", machine));
+        json.put("scenario", scenario);
+        json.put("ok", ok());
+        json.put("goals", goals());
+        json.put("invariants", invariants);
+        json.put("timeline", charts.t().buckets);
+        json.put("charts", List.of(THROUGHPUT_PNG, LATENCY_PNG, MEMORY_PNG, CPU_PNG));
+        sections.forEach(s -> json.put(s.key(), s.data()));
+        Files.writeString(out.resolve("report.json"), Section.JSON.writeValueAsString(json));
+        charts.write(out);
+        Files.writeString(out.resolve("report.md"), markdown());
+    }
+
+    /** report.md: the machine, the scenario, the verdict, the targets, the invariants, then the sections. */
     public String markdown() {
         Machine m = machine;
         StringBuilder s = new StringBuilder("# Seckill bench: a flash sale under load\n\n");
@@ -69,9 +101,9 @@ public record Report(Machine machine, Map<String, Object> scenario, boolean ok, 
                 m.loadAverageAfter()));
         s.append("Scenario: ").append(scenario.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                 .collect(Collectors.joining(", "))).append(".\n\n");
-        boolean hold = invariants.stream().allMatch(c -> c.check().ok());
-        s.append(f("**Verdict: %s; %d of %d targets met.**\n\n", hold ? "every invariant holds" : "INVARIANTS VIOLATED",
-                goals.stream().filter(Goal::met).count(), goals.size()));
+        List<Section.Goal> goals = goals();
+        s.append(f("**Verdict: %s; %d of %d targets met.**\n\n", ok() ? "every invariant holds" : "INVARIANTS VIOLATED",
+                goals.stream().filter(Section.Goal::met).count(), goals.size()));
         Section targets = new Section("goals", "Targets").table("target", "measured", "wanted", "met");
         goals.forEach(g -> targets.row(g.name(), g.measured(), g.target(), g.met() ? "yes" : "**no**"));
         Section checks = new Section("invariants", "Invariants, read from MySQL and Redis after the writer caught up")
@@ -85,29 +117,7 @@ public record Report(Machine machine, Map<String, Object> scenario, boolean ok, 
                     r.dbOrders() - r.distinctBuyers(), r.lost(),
                     r.ok() ? "yes" : "**no**: " + String.join("; ", r.violations()));
         }
-        Measured shortCircuit = ceilingResult == null ? null : ceilingResult.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
-        for (Section section : List.of(targets, checks,
-                flashSale.section(shortCircuit == null ? null : shortCircuit.rps()), Memory.section(memory),
-                CpuWindow.section(cpu))) {
-            s.append(section.markdown()).append('\n');
-        }
+        Stream.concat(Stream.of(targets, checks), sections.stream()).forEach(x -> s.append(x.markdown()).append('\n'));
         return s.toString();
-    }
-
-    public static List<Map<String, Object>> timeline(Timeline t) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Timeline.Bucket b : t.buckets) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("at", b.at());
-            row.put("answersPerSecond", t.rate(b, null));
-            row.put("outcomes", b.outcomes());
-            row.put("latencyMs", b.latency());
-            rows.add(row);
-        }
-        return rows;
-    }
-
-    public static double round(double v) {
-        return Math.round(v * 100) / 100.0;
     }
 }

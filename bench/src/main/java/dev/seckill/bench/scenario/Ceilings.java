@@ -4,24 +4,14 @@ import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.LoadClient;
-import dev.seckill.bench.load.Steady;
-import dev.seckill.bench.load.Users;
 import dev.seckill.bench.load.Wrk;
-import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.measure.NamedAnswers;
-import dev.seckill.bench.measure.Ratio;
+import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Settled;
-import dev.seckill.bench.report.Report;
 import dev.seckill.bench.report.Section;
-import dev.seckill.testkit.Stack;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import org.redisson.api.RedissonClient;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,12 +24,14 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
+import static dev.seckill.bench.report.Section.round;
 
 /**
  * The machine's ceilings in interleaved rounds, by wrk and the bench client, each counting only the answers it is named
- * after ({@link NamedAnswers}); then redis-benchmark of the purchase script and the writer's batch-vs-row benchmark.
+ * after ({@link Measured#require}); then redis-benchmark of the purchase script and the writer's batch-vs-row
+ * benchmark. Its purchase-path sales are checked like the flash sale.
  */
-public record Ceilings(Stack stack, Admin admin, Users users, BenchOptions options, Sampler sampler) {
+public record Ceilings(Scenario s) {
 
     public static final String RETURN_200 = "nginx return 200";
     public static final String SHORT_CIRCUIT = "sold-out short-circuit";
@@ -49,24 +41,20 @@ public record Ceilings(Stack stack, Admin admin, Users users, BenchOptions optio
     public static final String PURCHASE_REFUSED = "purchase path, refused in Redis (409/429)";
     static final long DUMMY_SALE = 999_999_999L;
     static final String TRIVIAL_PATH = "/edge/bench/proxied";
-    public static final Set<String> TRIVIAL_ANSWERS = Set.of("200 OK");
     public static final Set<String> ACCEPTED_ANSWERS = Set.of("202 QUEUED");
     public static final Set<String> REFUSED_ANSWERS = Set.of("409 ALREADY_PURCHASED", "429 RATE_LIMITED");
     static final Set<String> SHORT_CIRCUIT_ANSWERS = Set.of("410 SOLD_OUT");
 
-    /** A purchase-path sale, to be checked like the flash sale. */
-    public record PurchaseSale(long saleId, List<Attempt> attempts) {
-    }
-
     /** Every round, the best of each, the ratios, redis-benchmark and the writer: the ceilings section's data. */
     public record Result(List<Measured> rounds, Map<String, Measured> best, List<Ratio> ratios, List<Measured> redis,
-                  WriterBenchmark.Result writer, @JsonIgnore List<PurchaseSale> sales) {
+                         WriterBenchmark.Result writer) {
 
         @JsonProperty
         String trivialRoute() {
             return "GET " + TRIVIAL_PATH;
         }
 
+        /** The section, with the ceilings' targets: each ratio's, the purchase path's p99, the batch writer's. */
         public Section section(BenchOptions o) {
             Section s = new Section("ceilings", "Ceilings, measured in the same run").data(this)
                     .text("Best of %d interleaved rounds of %d s at %d connections (latency of that round; "
@@ -85,6 +73,18 @@ public record Ceilings(Stack stack, Admin admin, Users users, BenchOptions optio
                                 .collect(Collectors.joining(" · ")), m.byKind(),
                         in == null ? "" : f("%.1f / %.1f", in.get("redis_scriptMeanMs"), in.get("kafka_sendMeanMs")));
             }
+            for (String path : List.of(PURCHASE, PURCHASE_REFUSED)) {
+                goal(s, path + " through the edge vs the edge-proxied trivial route", path, TRIVIAL,
+                        path.equals(PURCHASE) ? 0.5 : 0.7);
+                if (best.containsKey(path)) {
+                    s.millis(path + ": p99 at " + o.connections() + " connections", best.get(path).latency().p99(), 50);
+                }
+            }
+            goal(s, "edge-proxied trivial route vs nginx return 200 alone", TRIVIAL, RETURN_200, 0.3);
+            goal(s, "sold-out short-circuit vs nginx return 200", SHORT_CIRCUIT, RETURN_200, 0.9);
+            s.goal("batch writer", f("%,.0f orders/s", writer.batchedOrdersPerSec()), ">= 20,000 orders/s",
+                    writer.batchedOrdersPerSec() >= 20_000);
+            s.goal("batch writer vs row-at-a-time", f("%.1f x", writer.ratio()), ">= 10 x", writer.ratio() >= 10);
             return s.text("Batch writer (WriterBenchmark, %d orders in batches of %d): **%,.0f orders/s** batched "
                     + "against %,.0f orders/s row-at-a-time: **%.1f x** (consistent: %s).", writer.orders(),
                     writer.batchSize(), writer.batchedOrdersPerSec(), writer.rowAtATimeOrdersPerSec(), writer.ratio(),
@@ -92,71 +92,76 @@ public record Ceilings(Stack stack, Admin admin, Users users, BenchOptions optio
                     + "back to back): %s.", ratios.stream().map(r -> f("%s **%.2f** (rounds %s; of the best rounds "
                     + "%.2f)", r.name(), r.median(), r.rounds(), r.ofBest())).collect(Collectors.joining(" · ")));
         }
+
+        /** The median over the rounds of top / bottom, against {@code min}; none without that ratio. */
+        private void goal(Section s, String name, String top, String bottom, double min) {
+            ratios.stream().filter(x -> x.name().equals(top + " / " + bottom)).findFirst().ifPresent(r -> s.goal(name,
+                    f("%.2f x (rounds %s; best %,.0f vs %,.0f req/s)", r.median(), r.rounds().stream()
+                            .map(x -> f("%.2f", x)).collect(Collectors.joining(" · ")), best.get(top).rps(),
+                            best.get(bottom).rps()), ">= " + min + " x", r.median() >= min));
+        }
     }
 
-    public Result run(RedissonClient redis) throws Exception {
+    public Result run() throws Exception {
+        BenchOptions o = s.o();
         List<Measured> rounds = new ArrayList<>();
-        List<PurchaseSale> sales = new ArrayList<>();
         Bench.say("ceilings: warming up the service paths");
-        sampler.mark("ceilings");
-        trivial(stack.edgePort(), TRIVIAL_PATH, TRIVIAL, options.connections(), Duration.ofSeconds(2));
+        s.sampler().mark("ceilings");
+        Scenario.trivial(edge(), TRIVIAL_PATH, TRIVIAL, o.connections(), Duration.ofSeconds(2));
         // The dummy sale is flagged sold out for the rounds: the edge must short-circuit every purchase of it.
-        admin.soldOutFlag(DUMMY_SALE, (int) (options.rounds() * (6 * options.ceilingTime().toSeconds() + 130)) + 60);
+        s.admin().soldOutFlag(DUMMY_SALE, (int) (o.rounds() * (6 * o.ceilingTime().toSeconds() + 130)) + 60);
         try {
-            for (int r = 1; r <= options.rounds(); r++) {
-                Bench.say("ceilings: round " + r + " of " + options.rounds());
+            for (int r = 1; r <= o.rounds(); r++) {
+                Bench.say("ceilings: round " + r + " of " + o.rounds());
                 rounds.add(wrk(RETURN_200, "/edge/bench/ok", null));
-                double before = admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
-                Measured byWrk = wrk(SHORT_CIRCUIT, "/", stack.home().resolve("bench/edge-soldout.lua"));
-                Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> purchase(DUMMY_SALE, i % users.size()), null,
-                        SHORT_CIRCUIT_ANSWERS);
-                if (admin.edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
+                double before = s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
+                Measured byWrk = wrk(SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
+                Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> s.purchase(DUMMY_SALE, i % s.users().size(),
+                        null, edge()), null, SHORT_CIRCUIT_ANSWERS);
+                if (s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
                         < byWrk.requests() + byClient.requests()) {
                     throw new IOException("not every purchase of a flagged sale was short-circuited");
                 }
-                rounds.addAll(List.of(byWrk, byClient, trivial(stack.edgePort(), TRIVIAL_PATH, TRIVIAL,
-                        options.connections(), options.ceilingTime())));
-                rounds.addAll(purchaseRound(r, sales));
+                rounds.addAll(List.of(byWrk, byClient, Scenario.trivial(edge(), TRIVIAL_PATH, TRIVIAL,
+                        o.connections(), o.ceilingTime())));
+                rounds.addAll(purchaseRound(r));
             }
         } finally {
-            admin.soldOutFlag(DUMMY_SALE, 0);
+            s.admin().soldOutFlag(DUMMY_SALE, 0);
         }
         Map<String, Measured> best = new LinkedHashMap<>();
         rounds.forEach(m -> best.merge(m.name(), m, (a, b) -> a.rps() >= b.rps() ? a : b));
         List<Ratio> ratios = List.of(Ratio.of(rounds, PURCHASE, TRIVIAL), Ratio.of(rounds, PURCHASE_REFUSED, TRIVIAL),
                 Ratio.of(rounds, TRIVIAL, RETURN_200), Ratio.of(rounds, SHORT_CIRCUIT, RETURN_200));
         Bench.say("ceilings: redis-benchmark of the purchase script");
-        sampler.mark("redis-benchmark");
-        List<Measured> script = ShardCeiling.run(stack, redis, stack.redisPort(), 100_000, true);
+        s.sampler().mark("redis-benchmark");
+        List<Measured> script = ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 100_000, true);
         Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
-        sampler.mark("writer benchmark");
-        return new Result(rounds, best, ratios, script, WriterBenchmark.run(stack, 50_000, 5_000, 5), sales);
+        s.sampler().mark("writer benchmark");
+        return new Result(rounds, best, ratios, script, WriterBenchmark.run(s.stack(), 50_000, 5_000, 5));
     }
 
-    /** First clicks on a new sale that cannot sell out (202), then, once the writer caught up, its buyers again. */
-    private List<Measured> purchaseRound(int round, List<PurchaseSale> sales) throws Exception {
-        int n = users.size();
-        long sale = admin.createSale("bench-purchase-path-" + round + "-" + System.currentTimeMillis(), n);
+    /**
+     * First clicks on a new sale that cannot sell out (202), then, once the writer caught up, its buyers (the warm-up's
+     * too) again; the sale is checked like the flash sale.
+     */
+    private List<Measured> purchaseRound(int round) throws Exception {
+        int n = s.users().size();
+        long sale = s.sale("purchase-path-" + round, n);
         List<Attempt> attempts = new ArrayList<>();
-        sales.add(new PurchaseSale(sale, attempts));
         if (round == 1) {
-            steady(stack.edgePort(), options.connections(), PURCHASE, i -> purchase(sale, n - 1 - (i % n)),
+            Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), null, edge()),
                     Duration.ofSeconds(2), attempts, true);
         }
-        int warm = attempts.size();
-        Map<String, Double> before = admin.serviceMetrics();
-        Measured accepted = client(PURCHASE, i -> purchase(sale, i % n), attempts, ACCEPTED_ANSWERS)
-                .withInService(inService(before, admin.serviceMetrics()));
-        Settled.awaitDrained(admin, "ceilings", sale, attempts, Duration.ofSeconds(120));
-        int[] buyers = attempts.subList(warm, attempts.size()).stream().filter(Attempt::accepted)
-                .mapToInt(a -> users.index(a.userId())).distinct().toArray();
-        if (buyers.length == 0) {
-            throw new IOException("no purchase was accepted in sale " + sale + ": " + accepted.byStatus());
-        }
-        Map<String, Double> again = admin.serviceMetrics();
-        Measured refused = client(PURCHASE_REFUSED, i -> purchase(sale, buyers[i % buyers.length]), attempts,
-                REFUSED_ANSWERS);
-        return List.of(accepted, refused.withInService(inService(again, admin.serviceMetrics())));
+        Map<String, Double> before = s.admin().serviceMetrics();
+        Measured accepted = client(PURCHASE, i -> s.purchase(sale, i % n, null, edge()), attempts, ACCEPTED_ANSWERS)
+                .withInService(inService(before, s.admin().serviceMetrics()));
+        int[] buyers = s.buyers("ceilings", sale, attempts);
+        Map<String, Double> again = s.admin().serviceMetrics();
+        Measured refused = client(PURCHASE_REFUSED, i -> s.purchase(sale, buyers[i % buyers.length], null, edge()),
+                attempts, REFUSED_ANSWERS);
+        s.check("purchase path", sale, attempts, null);
+        return List.of(accepted, refused.withInService(inService(again, s.admin().serviceMetrics())));
     }
 
     /** Calls and mean ms per call of the service's Redis script and Kafka send timers between two scrapes. */
@@ -167,43 +172,24 @@ public record Ceilings(Stack stack, Admin admin, Users users, BenchOptions optio
             double calls = after.getOrDefault(metric + "_count", 0.0) - before.getOrDefault(metric + "_count", 0.0);
             double seconds = after.getOrDefault(metric + "_sum", 0.0) - before.getOrDefault(metric + "_sum", 0.0);
             m.put(timer + "Calls", calls);
-            m.put(timer + "MeanMs", calls > 0 ? Report.round(seconds * 1000 / calls) : 0.0);
+            m.put(timer + "MeanMs", calls > 0 ? round(seconds * 1000 / calls) : 0.0);
         }
         return m;
     }
 
-    private LoadClient.Request purchase(long sale, int i) {
-        return new LoadClient.Request(users.purchase(i, sale, stack.edgePort()), users.id(i));
+    private int edge() {
+        return s.stack().edgePort();
     }
 
     /** A round of the bench client; purchase rounds ({@code attempts} given) honour Retry-After. */
     private Measured client(String name, IntFunction<LoadClient.Request> requests, List<Attempt> attempts,
-                            Set<String> named) throws IOException {
-        return NamedAnswers.require(steady(stack.edgePort(), options.connections(), name, requests,
-                options.ceilingTime(), attempts, attempts != null), named);
-    }
-
-    /** A round of {@code d} of GET {@code path}, whose answers must be the service's 200. */
-    static Measured trivial(int port, String path, String name, int connections, Duration d) throws IOException {
-        LoadClient.Request r = new LoadClient.Request(Users.get(path, port), null);
-        return NamedAnswers.require(steady(port, connections, name, i -> r, d, null, false), TRIVIAL_ANSWERS);
-    }
-
-    /** A closed-loop round of {@code d}; {@code attempts}, when not null, collects each purchase's answer. */
-    public static Measured steady(int port, int connections, String name, IntFunction<LoadClient.Request> requests,
-                           Duration d, List<Attempt> attempts, boolean honourRetryAfter) throws IOException {
-        long t0 = System.nanoTime();
-        Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
-        if (honourRetryAfter) {
-            s.honouringRetryAfter(connections);
-        }
-        LoadClient.run(new InetSocketAddress("127.0.0.1", port), connections, s,
-                t0 + d.toNanos() + Duration.ofSeconds(10).toNanos(), Duration.ofSeconds(10));
-        return s.result(name);
+                            Set<String> named) throws Exception {
+        return Scenario.steady(edge(), s.o().connections(), name, requests, s.o().ceilingTime(), attempts,
+                attempts != null).require(named);
     }
 
     private Measured wrk(String name, String path, Path script) throws IOException, InterruptedException {
-        return Wrk.run(name, stack.edgeUrl() + path, 2, options.connections(), options.ceilingTime(), script,
+        return Wrk.run(name, s.stack().edgeUrl() + path, 2, s.o().connections(), s.o().ceilingTime(), script,
                 Map.of("SALE_ID", Long.toString(DUMMY_SALE)));
     }
 }

@@ -4,19 +4,13 @@ import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Crowd;
-import dev.seckill.bench.load.LoadClient;
-import dev.seckill.bench.load.PayingCrowd;
-import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Report;
 import dev.seckill.bench.report.Section;
-import dev.seckill.testkit.Stack;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,38 +46,36 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
     }
 
     /** @param payers the winners' payment behaviour, or null: the orders then wait out the default window */
-    public static Result run(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o, Payers payers)
-            throws IOException, InterruptedException {
-        long sale = admin.createSale("bench-flash-sale-" + System.currentTimeMillis(), o.stock(), o.payWindow());
-        Map<String, Double> before = admin.edgeMetrics();
-        sampler.watch(sale);
-        sampler.mark("flash sale");
+    public static Result run(Scenario s, PaymentRun.Payers payers) throws Exception {
+        BenchOptions o = s.o();
+        long sale = s.sale("flash-sale", o.stock(), o.payWindow());
+        Map<String, Double> before = s.admin().edgeMetrics();
+        s.sampler().watch(sale);
+        s.sampler().mark("flash sale");
         try {
             long t0 = System.nanoTime();
-            Crowd crowd = new Crowd(users, sale, stack.edgePort(), o.attempts(), t0);
-            Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + users.size() + " users x up to "
+            Crowd crowd = new Crowd(s.users(), sale, s.stack().edgePort(), o.attempts(), t0);
+            Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + s.users().size() + " users x up to "
                     + o.attempts() + " clicks, " + o.connections() + " connections");
-            LoadClient.run(new InetSocketAddress("127.0.0.1", stack.edgePort()), o.connections(),
-                    payers == null ? crowd : new PayingCrowd(crowd, payers), t0 + o.duration().toNanos(),
-                    Duration.ofSeconds(30));
+            List<Attempt> attempts = (payers == null ? crowd : crowd.onAccepted(payers::won))
+                    .run(o.connections(), t0 + o.duration().toNanos());
             long end = System.nanoTime();
             // The sale's CPU window ends on a sample (mark() began it on one).
-            sampler.sampleNow();
-            Map<String, Double> after = admin.edgeMetrics();
-            List<Attempt> attempts = crowd.attempts();
+            s.sampler().sampleNow();
+            Map<String, Double> after = s.admin().edgeMetrics();
             long accepted = attempts.stream().filter(Attempt::accepted).count();
             Bench.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
-            Admin.SaleStats stats = admin.awaitDrained(sale, accepted, Duration.ofSeconds(120));
+            Admin.SaleStats stats = s.admin().await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
             long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
             // The sampler may have seen the drain earlier, while the crowd was still clicking.
-            long seen = sampler.saleSamples().stream().filter(s -> s.saleId() == sale && s.stats() != null
-                    && s.stats().drained(accepted) && s.nanos() >= t0).mapToLong(Sampler.SaleSample::nanos)
+            long seen = s.sampler().saleSamples().stream().filter(x -> x.saleId() == sale && x.stats() != null
+                    && x.stats().drained(accepted) && x.nanos() >= t0).mapToLong(Sampler.SaleSample::nanos)
                     .findFirst().orElse(Long.MAX_VALUE);
-            return new Result(sale, t0, end, attempts, before, after, stats == null ? admin.stats(sale) : stats,
+            return new Result(sale, t0, end, attempts, before, after, stats == null ? s.admin().stats(sale) : stats,
                     Math.min(drained, seen) == Long.MAX_VALUE ? -1 : Math.min(drained, seen));
         } finally {
-            sampler.watch(-1);
+            s.sampler().watch(-1);
         }
     }
 
@@ -103,7 +95,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         long after = all.size() - untilCut;
         double seconds = lastEnd / 1e9;
         double cutSeconds = soldOut ? cut / 1e9 : seconds;
-        long shortCircuits = delta(r, Sampler.SHORT_CIRCUITS);
+        long shortCircuits = Admin.delta(r.edgeBefore(), r.edgeAfter(), Sampler.SHORT_CIRCUITS);
         long drainFrom = Math.max(lastAccept, 0);
         // The sampler polls every 100 ms: it may see the drain before the last 202 reached the client.
         long drainedAt = r.drainedAt() < 0 ? -1 : Math.max(r.drainedAt() - r.t0(), drainFrom);
@@ -113,13 +105,16 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                 soldOut ? sellOut / 1e9 : null, firstSoldOutEnd < 0 ? null : firstSoldOutEnd / 1e9, untilCut,
                 cutSeconds > 0 ? untilCut / cutSeconds : 0, Measured.Latency.of(before.all), after,
                 seconds > cutSeconds ? after / (seconds - cutSeconds) : 0, shortCircuits,
-                delta(r, "seckill_edge_rate_limited_total"),
+                Admin.delta(r.edgeBefore(), r.edgeAfter(), "seckill_edge_rate_limited_total"),
                 soldOut && after > 0 ? (double) shortCircuits / after : null,
                 drainedAt < 0 ? null : (drainedAt - drainFrom) / 1e9, drainedAt < 0 ? null : drainedAt / 1e9);
     }
 
-    /** The report's section; {@code shortCircuitCeiling}: the same client's short-circuit ceiling, or null. */
-    public Section section(Double shortCircuitCeiling) {
+    /**
+     * The report's section and its latency targets; {@code shortCircuitCeiling}: the same client's short-circuit
+     * ceiling, or null.
+     */
+    public Section section(Double shortCircuitCeiling, int connections) {
         Section s = new Section("flashSale", "The flash sale").table("", "")
                 .row("answers", f("%,d in %.2f s: **%,.0f req/s**", requests, seconds, rps))
                 .row("latency (all answers)", f("p50 %.2f ms · p90 %.2f ms · **p99 %.2f ms** · max %.2f ms",
@@ -149,15 +144,15 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                         + "(at %.2f s)", drainSeconds, drainedAt))
                 .table("outcome", "answers", "share");
         outcomes.forEach((k, v) -> s.row(k, f("%,d", v), f("%.2f %%", 100.0 * v / Math.max(1, requests))));
-        return s.text("![answers per second by outcome](%s)", Report.THROUGHPUT_PNG)
+        if (sellOutAt != null) {
+            s.millis("flash sale: clicks sent before the sell-out, p99", latencyUntilSellOut.p99(), 30);
+        }
+        return s.millis("flash sale p99 (every answer) at " + connections + " connections", latency.p99(), 20)
+                .text("![answers per second by outcome](%s)", Report.THROUGHPUT_PNG)
                 .text("![latency percentiles over time](%s)", Report.LATENCY_PNG).data(this);
     }
 
     private static long end(Attempt a) {
         return a.startNanos() + a.latencyNanos();
-    }
-
-    private static long delta(Result r, String series) {
-        return Math.round(r.edgeAfter().getOrDefault(series, 0.0) - r.edgeBefore().getOrDefault(series, 0.0));
     }
 }

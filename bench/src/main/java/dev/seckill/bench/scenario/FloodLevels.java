@@ -8,10 +8,7 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.report.Report;
-import dev.seckill.bench.report.ReportSections;
 import dev.seckill.bench.report.Section;
-import dev.seckill.testkit.Stack;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.UnixOperatingSystemMXBean;
 import org.HdrHistogram.Histogram;
@@ -20,7 +17,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static dev.seckill.bench.report.Section.f;
+import static dev.seckill.bench.report.Section.round;
 
 /**
  * The sold-out flood at each of --flood-levels connections for --flood-seconds, one user and address per connection,
@@ -42,7 +39,7 @@ import static dev.seckill.bench.report.Section.f;
  * its own (Linux gives one source address only ~14,000 ports to one destination quickly). A client says READY once
  * its connections are open, measures from the end of its standard input (every client ready) and prints its Part.
  */
-public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOptions options) {
+public record FloodLevels(Scenario s) {
 
     /** Connections per client process: well inside the open-files limit a container commonly allows (20,000). */
     static final int PER_PROCESS = 10_000;
@@ -73,9 +70,9 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
     /** Every level against {@code saleId}, which must be sold out (its flag set at the edge). */
     public List<Level> run(long saleId) throws IOException, InterruptedException {
         List<Level> levels = new ArrayList<>();
-        for (int connections : options.floodLevels()) {
-            Bench.say("sold-out flood: " + connections + " connections for " + options.floodTime().toSeconds() + " s");
-            sampler.mark("flood " + connections);
+        for (int connections : s.o().floodLevels()) {
+            Bench.say("sold-out flood: " + connections + " connections for " + s.o().floodTime().toSeconds() + " s");
+            s.sampler().mark("flood " + connections);
             levels.add(level(saleId, connections));
         }
         return levels;
@@ -86,14 +83,14 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
         long perProcess = ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os
                 ? Math.max(1, Math.min(PER_PROCESS, os.getMaxFileDescriptorCount() - 512)) : PER_PROCESS;
         int processes = (int) ((connections + perProcess - 1) / perProcess);
-        Map<String, Double> edge = admin.edgeMetrics();
-        Map<String, Double> service = admin.serviceMetrics();
+        Map<String, Double> edge = s.admin().edgeMetrics();
+        Map<String, Double> service = s.admin().serviceMetrics();
         int logLines = edgeLog().size();
         List<Process> clients = new ArrayList<>();
         try {
             for (int p = 0; p < processes; p++) {
                 int share = connections / processes + (p < connections % processes ? 1 : 0);
-                clients.add(start(saleId, share, options.firstUser() + p * perProcess, "127.0.0." + (p + 1)));
+                clients.add(start(saleId, share, s.o().firstUser() + p * perProcess, "127.0.0." + (p + 1)));
             }
             for (Process c : clients) {
                 line(c, READY);
@@ -103,17 +100,17 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
             }
             List<Part> parts = new ArrayList<>();
             for (Process c : clients) {
-                parts.add(ReportSections.JSON.readValue(line(c, PART), Part.class));
+                parts.add(Section.JSON.readValue(line(c, PART), Part.class));
             }
             List<String> alerts = edgeLog().stream().skip(logLines)
                     .filter(l -> l.contains("[alert]") || l.contains("[crit]") || l.contains("[emerg]")).toList();
-            Map<String, Double> edgeAfter = admin.edgeMetrics();
+            Map<String, Double> edgeAfter = s.admin().edgeMetrics();
             return new Level(connections, processes, merge("flood " + connections, parts),
                     new LoadClient.Wire(parts.stream().mapToLong(p -> p.wire().connected()).sum(),
                             parts.stream().mapToLong(p -> p.wire().failed()).sum()),
-                    delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
-                    delta(service, admin.serviceMetrics(), "seckill_purchases_total"),
-                    delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
+                    Admin.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
+                    Admin.delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
+                    Admin.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
                     alerts.isEmpty() ? null : alerts.getFirst());
         } finally {
             for (Process c : clients) {
@@ -124,7 +121,7 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
 
     /** The clients' measurements as one: they ran side by side over the same window, so their rates add up. */
     public static Measured merge(String name, List<Part> parts) {
-        Histogram latency = new Histogram(60_000_000L, 3);
+        Histogram latency = Measured.histogram();
         Map<String, Long> byStatus = new TreeMap<>();
         Map<String, Long> byKind = new TreeMap<>();
         for (Part p : parts) {
@@ -132,19 +129,19 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
             p.measured().byStatus().forEach((k, v) -> byStatus.merge(k, v, Long::sum));
             p.measured().byKind().forEach((k, v) -> byKind.merge(k, v, Long::sum));
         }
-        return new Measured(name, "bench client", latency.getTotalCount(), Report.round(parts.stream()
-                .mapToDouble(p -> p.measured().seconds()).max().orElse(0)), Report.round(parts.stream()
+        return new Measured(name, "bench client", latency.getTotalCount(), round(parts.stream()
+                .mapToDouble(p -> p.measured().seconds()).max().orElse(0)), round(parts.stream()
                 .mapToDouble(p -> p.measured().rps()).sum()), byStatus, byKind, Measured.Latency.of(latency), null);
     }
 
     private Process start(long saleId, int connections, long firstUser, String source) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xms32m",
                 "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                FloodLevels.class.getName(), Integer.toString(stack.edgePort()), Long.toString(saleId),
-                Integer.toString(connections), Long.toString(options.floodTime().toSeconds()),
+                FloodLevels.class.getName(), Integer.toString(s.stack().edgePort()), Long.toString(saleId),
+                Integer.toString(connections), Long.toString(s.o().floodTime().toSeconds()),
                 Long.toString(firstUser), source).redirectError(ProcessBuilder.Redirect.INHERIT);
         // The secret goes by environment, never on a command line that any process can read.
-        pb.environment().put(SECRET_ENV, stack.tokenSecret());
+        pb.environment().put(SECRET_ENV, s.stack().tokenSecret());
         return pb.start();
     }
 
@@ -158,21 +155,18 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
         throw new IOException("a flood client ended before its " + prefix.strip());
     }
 
-    /** The change of every series of a metric (all its labels together) between two scrapes. */
-    static long delta(Map<String, Double> before, Map<String, Double> after, String metric) {
-        return Math.round(after.entrySet().stream().filter(e -> e.getKey().matches(metric + "(\\{.*)?"))
-                .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0)).sum());
-    }
-
     private List<String> edgeLog() throws IOException {
-        Path log = stack.runDir().resolve("edge/logs/error.log");
+        Path log = s.stack().runDir().resolve("edge/logs/error.log");
         return Files.exists(log) ? Files.readAllLines(log) : List.of();
     }
 
-    /** The report's section ("floods" in report.json); none without levels. */
-    public static void addTo(Path out, List<Level> levels, BenchOptions o) throws IOException {
+    /**
+     * The report's section ("floods" in report.json), and its target: each edge holds 20,000 clients, and the largest
+     * level of at least that many is the test of it; none without levels.
+     */
+    public static Section section(List<Level> levels, BenchOptions o) {
         if (levels.isEmpty()) {
-            return;
+            return null;
         }
         Section s = new Section("floods", "The sold-out flood by connections").text("Purchases of the sold-out sale, "
                 + "%d s per level from processes of at most %,d connections, measured once every connection is open. "
@@ -189,7 +183,11 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
                             : l.edgeAlerts() + ": " + l.firstAlert(), f("%,d", l.shortCircuits()), l.reachedService(),
                     l.rechecks());
         }
-        s.data(levels).addTo(out);
+        levels.stream().filter(l -> l.connections() >= 20_000).reduce((a, b) -> b).ifPresent(l -> s.goal(f("sold-out "
+                + "flood at %,d connections: failed connections, requests without an answer, edge alerts",
+                l.connections()), f("%d, %d, %d", l.wire().failed(), l.measured().count("0"), l.edgeAlerts()),
+                "0, 0, 0", l.clean()));
+        return s.data(levels);
     }
 
     /**
@@ -219,8 +217,8 @@ public record FloodLevels(Stack stack, Admin admin, Sampler sampler, BenchOption
             long t0 = System.nanoTime();
             steady.window(t0, t0 + length.toNanos());
         });
-        LoadClient.Wire wire = LoadClient.run(new InetSocketAddress("127.0.0.1", port), InetAddress.getByName(args[5]),
-                connections, steady, System.nanoTime() + OPENING.plus(length).plus(TIMEOUT).toNanos(), TIMEOUT);
+        LoadClient.Wire wire = LoadClient.run(port, InetAddress.getByName(args[5]), connections, steady,
+                System.nanoTime() + OPENING.plus(length).plus(TIMEOUT).toNanos(), TIMEOUT);
         System.out.println(PART + new ObjectMapper().writeValueAsString(Part.of(steady.result("flood"),
                 steady.histogram(), wire)));
     }

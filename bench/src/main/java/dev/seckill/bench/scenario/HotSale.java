@@ -7,9 +7,6 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.measure.Settled;
-import dev.seckill.bench.report.Report;
-import dev.seckill.bench.report.ReportSections;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
 
@@ -26,6 +23,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import static dev.seckill.bench.report.Section.f;
+import static dev.seckill.bench.report.Section.round;
 
 /**
  * The hot sale: distinct buyers click one sale's purchase over every connection straight to the service.
@@ -61,31 +59,29 @@ public final class HotSale {
         Run run = run(Stack.get(), a.get("--mode"), a.get("--coalesce-max"),
                 Duration.ofSeconds(Long.parseLong(a.get("--seconds"))), Integer.parseInt(a.get("--connections")));
         Path out = Files.createDirectories(Path.of(a.get("--out")).toAbsolutePath());
-        ReportSections.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
+        Section.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
         Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
         System.exit(run.invariants().ok() ? 0 : 1);
     }
 
     public static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
-        Admin admin = new Admin(stack);
-        Users users = new Users(stack.tokenSecret(), 1, BUYERS);
-        long sale = admin.createSale("bench-hot-sale-" + mode + "-" + System.currentTimeMillis(), STOCK);
-        IntFunction<LoadClient.Request> buyer = i -> {
-            int u = Math.floorMod(i, BUYERS);
-            return new LoadClient.Request(users.purchase(u, sale, stack.servicePort()), users.id(u));
-        };
+        Scenario s = new Scenario(stack, new Admin(stack), null, new Users(stack.tokenSecret(), 1, BUYERS), null, null,
+                new ArrayList<>());
+        long sale = s.sale("hot-sale-" + mode, STOCK);
+        IntFunction<LoadClient.Request> buyer = i -> s.purchase(sale, Math.floorMod(i, BUYERS), null,
+                stack.servicePort());
         List<Attempt> attempts = new ArrayList<>();
         // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
-        Ceilings.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),
+        Scenario.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),
                 Duration.ofSeconds(3), attempts, false);
-        Map<String, Double> before = admin.serviceMetrics();
-        Measured measured = Ceilings.steady(stack.servicePort(), connections, "hot sale, " + mode, buyer, d,
+        Map<String, Double> before = s.admin().serviceMetrics();
+        Measured measured = Scenario.steady(stack.servicePort(), connections, "hot sale, " + mode, buyer, d,
                 attempts, false);
-        Map<String, Double> after = admin.serviceMetrics();
-        double calls = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_count");
-        double decided = FloodLevels.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
-        Settled settled = Settled.of(stack, admin, "hot sale", sale, attempts);
-        return new Run(mode, coalesceMax, sale, measured, calls > 0 ? Report.round(decided / calls) : 0,
+        Map<String, Double> after = s.admin().serviceMetrics();
+        double calls = Admin.delta(before, after, "seckill_purchase_batch_size_attempts_count");
+        double decided = Admin.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
+        Scenario.Settled settled = s.settle("hot sale", sale, attempts);
+        return new Run(mode, coalesceMax, sale, measured, calls > 0 ? round(decided / calls) : 0,
                 settled.reconciled(), settled.invariants());
     }
 
@@ -95,7 +91,7 @@ public final class HotSale {
         for (String mode : List.of(ONE_CALL, COALESCING)) {
             Path f = out.resolve("hot-sale-" + mode + ".json");
             if (Files.exists(f)) {
-                runs.add(ReportSections.JSON.readValue(f.toFile(), Run.class));
+                runs.add(Section.JSON.readValue(f.toFile(), Run.class));
             }
         }
         return runs;
@@ -103,24 +99,15 @@ public final class HotSale {
 
     /** Coalescing's decisions per second over one call per buyer's; null unless both ran. */
     public static Double ratio(List<Run> runs) {
-        Run one = find(runs, ONE_CALL);
-        Run co = find(runs, COALESCING);
-        return one == null || co == null || one.decisionsPerSecond() == 0 ? null
-                : co.decisionsPerSecond() / one.decisionsPerSecond();
+        return runs.size() < 2 || runs.get(0).decisionsPerSecond() == 0 ? null
+                : runs.get(1).decisionsPerSecond() / runs.get(0).decisionsPerSecond();
     }
 
-    public static Run find(List<Run> runs, String mode) {
-        return runs.stream().filter(r -> r.mode().equals(mode)).findFirst().orElse(null);
-    }
-
-    /** The report's section ("hotSale" in report.json: the runs and their ratio); none when none ran. */
-    public static void addTo(Path out, List<Run> runs) throws IOException {
-        if (!runs.isEmpty()) {
-            section(runs).addTo(out);
-        }
-    }
-
+    /** The report's section ("hotSale" in report.json: the runs and their ratio) and its target; null without runs. */
     public static Section section(List<Run> runs) {
+        if (runs.isEmpty()) {
+            return null;
+        }
         Section s = new Section("hotSale", "Hot sale: coalescing against one script call per buyer").text("One sale of "
                 + "%,d units, distinct buyers straight to the service after a 3 s warm-up; decisions: answers other "
                 + "than 503. `redis.coalesce-max` 1 (one `purchase.lua` call per buyer), then the service restarted "
@@ -135,8 +122,16 @@ public final class HotSale {
                     r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
         }
         Double ratio = ratio(runs);
-        return s.text(ratio == null ? "" : f("Coalescing / one call per buyer: **%.2f x** decisions per second.",
-                ratio))
-                .data(ratio == null ? Map.of("runs", runs) : Map.of("runs", runs, "ratio", Report.round(ratio)));
+        if (ratio == null) {
+            return s.data(Map.of("runs", runs));
+        }
+        Run one = runs.get(0);
+        Run co = runs.get(1);
+        return s.text("Coalescing / one call per buyer: **%.2f x** decisions per second.", ratio)
+                .goal("hot sale, decisions/s: coalescing vs one script call per buyer", f("%.2f x (%,.0f vs %,.0f "
+                        + "decisions/s; p99 %.1f vs %.1f ms; %.2f attempts per call)", ratio, co.decisionsPerSecond(),
+                        one.decisionsPerSecond(), co.measured().latency().p99(), one.measured().latency().p99(),
+                        co.attemptsPerCall()), ">= 2 x", ratio >= 2)
+                .data(Map.of("runs", runs, "ratio", round(ratio)));
     }
 }

@@ -1,36 +1,51 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Crowd;
-import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Settled;
-import dev.seckill.bench.report.Report;
 import dev.seckill.bench.report.Section;
-import dev.seckill.testkit.Stack;
+import dev.seckill.breaker.Outcomes;
+import dev.seckill.config.ServiceConfig;
+import dev.seckill.event.OrderEvent;
+import dev.seckill.purchase.KafkaSettings;
+import dev.seckill.purchase.OrderPublisher;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.helidon.config.ConfigSources;
 import org.HdrHistogram.Histogram;
-import org.redisson.api.RedissonClient;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
 
-import java.net.InetSocketAddress;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+
+import static dev.seckill.bench.report.Section.f;
+import static dev.seckill.bench.report.Section.n;
+import static dev.seckill.bench.report.Section.round;
 
 /**
  * The large sale as shoppers meet it: {@value #STOCK} units, {@value #BUYERS} distinct buyers clicking as the sale page
  * does (a 429 or 503 waits out its Retry-After, SOLD_OUT stops, {@value #CLICKS} clicks at most), through the edge,
- * then a new sale straight to the service; each component's CPU per accepted order beside its part alone.
+ * then a new sale straight to the service; each component's CPU per accepted order beside what each part of an order
+ * costs alone, each part in its own CPU window (and beside them the service's trivial route straight to its port).
  */
 public final class LargeSale {
 
@@ -39,24 +54,44 @@ public final class LargeSale {
     public static final int CLICKS = 10;
     public static final String VIA_EDGE = "through the edge";
     public static final String STRAIGHT = "straight to the service";
+    public static final String TRIVIAL = "a proxied trivial request";
+    static final String SCRIPT = "a purchase-script call (one buyer)";
+    static final String RECORD = "a Kafka record produced and acknowledged";
+    static final String ROW = "a row written (batch path)";
+    static final String TOPIC = "seckill.bench.parts";
 
     /** {@code unitsPerSecond}: 202s over the time to the last one (to the end when it did not sell out). */
     public record Run(String route, long saleId, int connections, long answers, long accepted, Double sellOutSeconds,
-               double unitsPerSecond, Map<String, Long> byKind, Measured.Latency latency,
-               CpuWindow.PerUnit cpu, int reconciled, Invariants.Report invariants) {
+                      double unitsPerSecond, Map<String, Long> byKind, Measured.Latency latency,
+                      Sampler.PerUnit cpu, int reconciled, Invariants.Report invariants) {
     }
 
     /** One component's CPU per accepted order (µs): in each run, its part alone, through the edge over alone. */
     public record Row(String component, Double viaEdge, Double straight, Double alone, Double overAlone) {
     }
 
-    /** Both runs and the parts alone: the large sale's section. */
-    public record Result(List<Run> runs, PartCosts.Result parts) {
+    /** Each part's window, each component's cost per order alone (µs), and the two trivial routes. */
+    public record Parts(List<Sampler.PerUnit> parts, Map<String, Double> alonePerOrder, Measured trivialProxied,
+                        Measured trivialStraight) {
 
+        public double sum() {
+            return alonePerOrder.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+    }
+
+    /** Both runs (through the edge, then straight) and the parts alone: the large sale's section. */
+    public record Result(List<Run> runs, Parts parts) {
+
+        /** Through the edge over straight to the service, units per second; null when straight sold nothing. */
         @JsonProperty
         Double edgeOverStraight() {
-            Double share = edgeShare(runs);
-            return share == null ? null : Report.round(share);
+            return runs.get(1).unitsPerSecond() == 0 ? null
+                    : round(runs.get(0).unitsPerSecond() / runs.get(1).unitsPerSecond());
+        }
+
+        /** The machine's CPU per accepted order through the edge over the sum of the parts alone; null without. */
+        public Double wholeOverParts() {
+            return parts.sum() <= 0 ? null : runs.get(0).cpu().machineMicrosPerUnit() / parts.sum();
         }
 
         @JsonProperty
@@ -65,15 +100,16 @@ public final class LargeSale {
             List<Row> rows = new ArrayList<>(components.distinct().map(c -> row(c, runs.get(0).cpu().microsPerUnit()
                     .get(c), runs.get(1).cpu().microsPerUnit().get(c), parts.alonePerOrder().get(c))).toList());
             rows.add(row("whole machine", runs.get(0).cpu().machineMicrosPerUnit(),
-                    runs.get(1).cpu().machineMicrosPerUnit(), Report.round(parts.sum())));
+                    runs.get(1).cpu().machineMicrosPerUnit(), round(parts.sum())));
             return rows;
         }
 
         private static Row row(String component, Double edge, Double straight, Double alone) {
             return new Row(component, edge, straight, alone,
-                    edge != null && alone != null && alone > 0 ? Report.round(edge / alone) : null);
+                    edge != null && alone != null && alone > 0 ? round(edge / alone) : null);
         }
 
+        /** The section, with its targets: each route against its trivial route, the edge against straight, the CPU. */
         public Section section() {
             Section s = new Section("largeSale", "Large sale: selling at the speed of the parts").data(this)
                     .text("%,d units, %,d buyers clicking as the sale page does (%d clicks at most); units/s: 202s "
@@ -81,21 +117,37 @@ public final class LargeSale {
                     .table("route", "connections", "units sold/s", "sold out after", "answers by kind", "p50", "p99",
                             "reconcile actions", "invariants");
             for (Run r : runs) {
-                s.row(r.route(), r.connections(), Section.f("%,.0f", r.unitsPerSecond()), r.sellOutSeconds() == null
-                        ? "not sold out" : Section.f("%.2f s", r.sellOutSeconds()), r.byKind(), Section.f("%.1f ms",
-                        r.latency().p50()), Section.f("%.1f ms", r.latency().p99()), r.reconciled(),
+                s.row(r.route(), r.connections(), f("%,.0f", r.unitsPerSecond()), r.sellOutSeconds() == null
+                        ? "not sold out" : f("%.2f s", r.sellOutSeconds()), r.byKind(), f("%.1f ms",
+                        r.latency().p50()), f("%.1f ms", r.latency().p99()), r.reconciled(),
                         r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
             }
             s.text("Through the edge / straight to the service: **%s x** units per second.",
-                    Section.n("%.2f", edgeShare(runs)))
+                    n("%.2f", edgeOverStraight()))
                     .text("### CPU per accepted order, by component (µs), beside each part of an order alone");
-            for (CpuWindow.PerUnit p : parts.parts()) {
+            for (Sampler.PerUnit p : parts.parts()) {
                 s.text("- *%s*: %,d in %.1f s, per unit %s", p.window(), p.units(), p.seconds(), p.microsPerUnit());
             }
             s.table("component", "through the edge", "straight", "its part alone", "through the edge / alone");
             for (Row r : cpuPerAcceptedOrder()) {
-                s.row(r.component(), Section.n("%.1f", r.viaEdge()), Section.n("%.1f", r.straight()),
-                        Section.n("%.1f", r.alone()), Section.n("%.2f x", r.overAlone()));
+                s.row(r.component(), n("%.1f", r.viaEdge()), n("%.1f", r.straight()), n("%.1f", r.alone()),
+                        n("%.2f x", r.overAlone()));
+            }
+            Run edge = runs.get(0);
+            Run straight = runs.get(1);
+            s.versus("large sale through the edge: units sold/s vs the trivial proxied route", edge.unitsPerSecond(),
+                    parts.trivialProxied().rps(), "units/s vs %,.0f req/s", 0.15);
+            s.versus("large sale straight to the service: units sold/s vs its trivial route straight",
+                    straight.unitsPerSecond(), parts.trivialStraight().rps(), "units/s vs %,.0f req/s", 0.2);
+            if (edgeOverStraight() != null) {
+                s.versus("large sale: units sold/s through one edge vs straight to the service",
+                        edge.unitsPerSecond(), straight.unitsPerSecond(), "vs %,.0f units/s", 0.9);
+            }
+            Double whole = wholeOverParts();
+            if (whole != null) {
+                s.goal("large sale through the edge: CPU per accepted order vs the sum of its parts alone",
+                        f("%.2f x (%,.0f vs %,.0f µs)", whole, edge.cpu().machineMicrosPerUnit(), parts.sum()),
+                        "<= 2 x", whole <= 2);
             }
             return s;
         }
@@ -105,62 +157,124 @@ public final class LargeSale {
     }
 
     /** The parts alone, then the sale through the edge and straight to the service, each settled and checked. */
-    public static Result run(Stack stack, Admin admin, Sampler sampler, RedissonClient redis, BenchOptions o)
-            throws Exception {
+    public static Result run(Scenario s) throws Exception {
         Bench.say("minting " + BUYERS + " buyers for the large sale");
-        Users buyers = new Users(stack.tokenSecret(), o.firstUser(), BUYERS);
-        PartCosts.Result parts = PartCosts.run(stack, sampler, redis, o.connections());
-        return new Result(List.of(run(stack, admin, sampler, buyers, VIA_EDGE, stack.edgePort(), o),
-                run(stack, admin, sampler, buyers, STRAIGHT, stack.servicePort(), o)), parts);
+        Users buyers = new Users(s.stack().tokenSecret(), s.o().firstUser(), BUYERS);
+        Parts parts = parts(s);
+        return new Result(List.of(run(s, buyers, VIA_EDGE, s.stack().edgePort()),
+                run(s, buyers, STRAIGHT, s.stack().servicePort())), parts);
     }
 
-    private static Run run(Stack stack, Admin admin, Sampler sampler, Users users, String route, int port,
-                           BenchOptions o) throws Exception {
-        long sale = admin.createSale("bench-large-sale-" + (port == stack.edgePort() ? "edge" : "service") + "-"
-                + System.currentTimeMillis(), STOCK);
+    private static Run run(Scenario s, Users users, String route, int port) throws Exception {
+        int connections = s.o().connections();
+        long sale = s.sale("large-sale-" + (port == s.stack().edgePort() ? "edge" : "service"), STOCK);
         Bench.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
-                + CLICKS + " clicks, " + o.connections() + " connections");
+                + CLICKS + " clicks, " + connections + " connections");
         Crowd crowd = new Crowd(users, sale, port, CLICKS, 0).likeThePage();
-        sampler.mark("large sale, " + route);
-        CpuWindow window = CpuWindow.open(sampler);
-        LoadClient.run(new InetSocketAddress("127.0.0.1", port), o.connections(), crowd,
-                window.from() + o.duration().toNanos(), Duration.ofSeconds(30));
-        List<Attempt> attempts = crowd.attempts();
+        s.sampler().mark("large sale, " + route);
+        long from = s.sampler().open();
+        List<Attempt> attempts = crowd.run(connections, from + s.o().duration().toNanos());
         long accepted = attempts.stream().filter(Attempt::accepted).count();
-        CpuWindow.PerUnit cpu = window.close("large sale, " + route, accepted);
+        Sampler.PerUnit cpu = s.sampler().close("large sale, " + route, from, accepted);
         // Crowd's t0 is 0: an attempt's start is its System.nanoTime().
         Double sellOut = accepted < STOCK ? null : attempts.stream().filter(Attempt::accepted)
-                .mapToLong(a -> a.startNanos() + a.latencyNanos() - window.from()).max().orElse(0) / 1e9;
+                .mapToLong(a -> a.startNanos() + a.latencyNanos() - from).max().orElse(0) / 1e9;
         double unitsPerSecond = accepted / (sellOut != null ? sellOut : cpu.seconds());
-        Bench.say(Section.f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
+        Bench.say(f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
                 sale, route, attempts.size(), accepted, unitsPerSecond));
-        Settled settled = Settled.of(stack, admin, "large sale", sale, attempts);
+        Scenario.Settled settled = s.settle("large sale, " + route, sale, attempts);
         Map<String, Long> byKind = new TreeMap<>();
-        Histogram micros = new Histogram(60_000_000L, 3);
+        Histogram micros = Measured.histogram();
         for (Attempt a : attempts) {
             byKind.merge(a.kind(), 1L, Long::sum);
-            micros.recordValue(Math.min(micros.getHighestTrackableValue(), Math.max(1, a.latencyNanos() / 1000)));
+            Measured.record(micros, a.latencyNanos());
         }
-        return new Run(route, sale, o.connections(), attempts.size(), accepted, sellOut, Report.round(unitsPerSecond),
+        return new Run(route, sale, connections, attempts.size(), accepted, sellOut, round(unitsPerSecond),
                 byKind, Measured.Latency.of(micros), cpu, settled.reconciled(), settled.invariants());
     }
 
-    /** Through the edge over straight to the service, units per second; null without both. */
-    public static Double edgeShare(List<Run> runs) {
-        Run edge = find(runs, VIA_EDGE);
-        Run straight = find(runs, STRAIGHT);
-        return edge == null || straight == null || straight.unitsPerSecond() == 0 ? null
-                : edge.unitsPerSecond() / straight.unitsPerSecond();
+    /** What each part of an accepted order costs alone; then the service's trivial route straight to its port. */
+    static Parts parts(Scenario s) throws Exception {
+        int connections = s.o().connections();
+        Measured[] proxied = new Measured[1];
+        List<Sampler.PerUnit> parts = List.of(
+                window(s, TRIVIAL, () -> (proxied[0] = Scenario.trivial(s.stack().edgePort(), Ceilings.TRIVIAL_PATH,
+                        TRIVIAL, connections, Duration.ofSeconds(5))).requests()),
+                window(s, SCRIPT, () -> ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 200_000, false)
+                        .get(0).requests()),
+                window(s, RECORD, () -> records(s, 100_000, connections)),
+                window(s, ROW, () -> rows(s)));
+        Bench.say("part costs: the service's trivial route straight to its port");
+        return new Parts(parts, alone(parts), proxied[0], Scenario.trivial(s.stack().servicePort(), "/api/ping",
+                "trivial route straight to the service", connections, Duration.ofSeconds(5)));
     }
 
-    /** The machine's CPU per accepted order through the edge over the sum of the parts alone; null without both. */
-    public static Double wholeOverParts(List<Run> runs, PartCosts.Result parts) {
-        Run edge = find(runs, VIA_EDGE);
-        return edge == null || parts == null || parts.sum() <= 0 ? null
-                : edge.cpu().machineMicrosPerUnit() / parts.sum();
+    private static Sampler.PerUnit window(Scenario s, String part, Callable<Long> units) throws Exception {
+        Bench.say("part costs: " + part);
+        long from = s.sampler().open();
+        return s.sampler().close(part, from, units.call());
     }
 
-    public static Run find(List<Run> runs, String route) {
-        return runs.stream().filter(r -> r.route().equals(route)).findFirst().orElse(null);
+    /**
+     * Order events published by the service's own {@link OrderPublisher} (its settings, acks=all) to a scratch topic
+     * of one partition, as a sale's share one, by {@code inFlight} virtual threads each waiting for its
+     * acknowledgement as a purchase does; all are acknowledged, or it throws.
+     */
+    private static long records(Scenario s, int records, int inFlight) throws Exception {
+        String bootstrap = s.stack().kafkaBootstrap();
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+        KafkaSettings kafka = KafkaSettings.from(ServiceConfig.with(ConfigSources.create(Map.of(
+                "kafka.bootstrap", bootstrap, "kafka.topic", TOPIC))).get("kafka"));
+        AtomicInteger next = new AtomicInteger();
+        long now = System.currentTimeMillis();
+        try (OrderPublisher publisher = OrderPublisher.create(kafka, Outcomes.NONE);
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Callable<Void> sender = () -> {
+                for (long i = next.getAndIncrement(); i < records; i = next.getAndIncrement()) {
+                    publisher.publish(OrderEvent.of(1_000_000L + i, ShardCeiling.TEST_SALE, 1_000_000L + i, 100, now),
+                            null);
+                }
+                return null;
+            };
+            for (Future<Void> f : threads.invokeAll(Collections.nCopies(inFlight, sender))) {
+                f.get();
+            }
+        }
+        return records;
+    }
+
+    /** The batch path alone, as the writer runs it: every row it wrote, its warm-up's included. */
+    private static long rows(Scenario s) throws SQLException {
+        WriterBenchmark.Result w = WriterBenchmark.run(s.stack(), 100_000, 0, 1);
+        if (!w.consistent()) {
+            throw new SQLException("the batch path wrote an inconsistent sale");
+        }
+        return w.rows();
+    }
+
+    /** Each component's part of an order alone; the service's Redis client and producer are the bench's side. */
+    static Map<String, Double> alone(List<Sampler.PerUnit> parts) {
+        Map<String, Double> t = parts.get(0).microsPerUnit();
+        Map<String, Double> sc = parts.get(1).microsPerUnit();
+        Map<String, Double> k = parts.get(2).microsPerUnit();
+        Map<String, Double> r = parts.get(3).microsPerUnit();
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("edge", t.getOrDefault("edge", 0.0));
+        m.put("service", t.getOrDefault("service", 0.0) + sc.getOrDefault(Sampler.BENCH, 0.0)
+                + k.getOrDefault(Sampler.BENCH, 0.0));
+        m.put("redis", sc.getOrDefault("redis", 0.0));
+        m.put("kafka", k.getOrDefault("kafka", 0.0));
+        m.put("writer", r.getOrDefault(Sampler.BENCH, 0.0));
+        m.put("db", r.getOrDefault("db", 0.0));
+        m.put(Sampler.BENCH, t.getOrDefault(Sampler.BENCH, 0.0));
+        m.replaceAll((c, v) -> round(v));
+        return m;
     }
 }

@@ -1,7 +1,6 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.report.ReportSections;
 import dev.seckill.bench.report.Section;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.protection.Challenges;
@@ -162,7 +161,7 @@ public class ProtectionCosts {
                     Section.f("%.2f ± %.2f ms", p.getScore(), p.getScoreError()),
                     Section.f("%,.0f", hashes / (salts * p.getScore() / 1000)));
         }
-        return ReportSections.JSON.readTree(json.toFile());
+        return Section.JSON.readTree(json.toFile());
     }
 
     /** An instance of {@code type} whose every method answers {@code answer}. */

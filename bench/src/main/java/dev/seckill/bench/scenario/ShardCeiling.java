@@ -1,8 +1,9 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
+import dev.seckill.bench.load.Wrk;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.ClusterStack;
@@ -11,8 +12,6 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -20,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -55,7 +53,7 @@ public final class ShardCeiling {
         try {
             Bench.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
             Path dir = Files.createDirectories(Path.of(args[out]));
-            ReportSections.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
+            Section.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
         } finally {
             redis.shutdown();
         }
@@ -108,7 +106,7 @@ public final class ShardCeiling {
     private static void redisCli(Stack stack, int port, String command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port));
         pb.environment().put("REDISCLI_AUTH", stack.redisPassword());
-        String out = exec(pb, command + "\n").strip();
+        String out = Wrk.exec(pb, command + "\n", 120).strip();
         // redis-cli exits 0 on a Redis error too: the answer says.
         if (!out.matches("OK|\\(integer\\) 1|1")) {
             throw new IOException("redis-cli " + command.substring(0, command.indexOf(' ', 4)) + " failed: " + out);
@@ -124,7 +122,7 @@ public final class ShardCeiling {
         cmd.addAll(options);
         cmd.addAll(evalsha);
         cmd.addAll(List.of(bucketAndArgs));
-        String out = exec(new ProcessBuilder(cmd), "");
+        String out = Wrk.exec(new ProcessBuilder(cmd), "", 120);
         // --csv: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",...
         for (String line : out.split("\n")) {
             String[] f = line.replace("\"", "").split(",");
@@ -137,18 +135,5 @@ public final class ShardCeiling {
             }
         }
         throw new IOException("unreadable redis-benchmark output: " + out);
-    }
-
-    private static String exec(ProcessBuilder pb, String stdin) throws IOException, InterruptedException {
-        Process p = pb.redirectErrorStream(true).start();
-        try (OutputStream in = p.getOutputStream()) {
-            in.write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new IOException(pb.command().get(0) + " failed: " + out);
-        }
-        return out;
     }
 }

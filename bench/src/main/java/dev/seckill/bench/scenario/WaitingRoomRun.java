@@ -7,15 +7,13 @@ import dev.seckill.bench.load.LineCrowd;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
+import dev.seckill.bench.scenario.PaymentRun.Payers;
 import dev.seckill.testkit.Stack;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
-import java.net.InetSocketAddress;
-import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +35,7 @@ import static dev.seckill.bench.report.Section.f;
  * window, the others let it lapse, so returned units go to the next in line. Then the same users, as the sale page
  * behaves, on a sale without a line. Places are read from Redis at the end; every sale's invariants are checked.
  */
-public record WaitingRoomRun(Section section, List<Invariants.Report> invariants) {
+public final class WaitingRoomRun {
 
     static final int PREQUEUE_SECONDS = 20;
     static final int AFTER_SECONDS = 10;
@@ -45,52 +43,59 @@ public record WaitingRoomRun(Section section, List<Invariants.Report> invariants
     static final int ADMIT_SECONDS = 10;
     static final Duration PAY_WINDOW = Duration.ofSeconds(5);
 
-    public static WaitingRoomRun run(Stack stack, Admin admin, RedissonClient redis, Connection db, Users users,
-                                     int stock, int connections, double payRatio) throws Exception {
+    private WaitingRoomRun() {
+    }
+
+    /** Both sales' invariants go into the run's checks; returns the report's section. */
+    public static Section run(Scenario sc) throws Exception {
+        Stack stack = sc.stack();
+        Users users = sc.users();
+        int stock = sc.o().stock();
         Instant now = Instant.now();
         Instant start = now.plusSeconds(PREQUEUE_SECONDS);
-        long sale = admin.create("bench-waiting-room-" + System.currentTimeMillis(), stock, start,
+        long sale = sc.admin().createSale("bench-waiting-room-" + System.currentTimeMillis(), stock, start,
                 Map.of("payWindowSeconds", PAY_WINDOW.toSeconds(),
                         "waitingRoom", Map.of("prequeueSeconds", PREQUEUE_SECONDS, "admitSeconds", ADMIT_SECONDS)));
         int n = users.size();
         int bots = Math.min(BOTS, n / 100);
         long t0 = System.nanoTime();
         long startNanos = t0 + Duration.between(now, start).toNanos();
-        Payers payers = new Payers(stack.edgeUrl(), users, payRatio < 0 ? 0.5 : payRatio, PAY_WINDOW);
-        LineCrowd crowd = new LineCrowd(users, sale, stack.edgePort(), ADMIT_SECONDS * 1000L, payers::won);
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int i = 0; i < n; i++) {
-            boolean bot = i < bots;
-            boolean early = bot || i % 2 == 0;
-            long at = bot ? t0 + 300_000_000L : early ? random.nextLong(t0 + 500_000_000L, startNanos - 500_000_000L)
-                    : random.nextLong(startNanos + 500_000_000L, startNanos + AFTER_SECONDS * 1_000_000_000L);
-            crowd.add(i, bot ? LineCrowd.Kind.BOT : early ? LineCrowd.Kind.PREQUEUE : LineCrowd.Kind.AFTER_START, at);
+        double ratio = sc.o().payRatio() < 0 ? 0.5 : sc.o().payRatio();
+        Map<String, Long> paid;
+        LineCrowd crowd;
+        double before = serviceRequests(sc.admin());
+        try (Payers payers = new Payers(stack.edgeUrl(), users, ratio, PAY_WINDOW)) {
+            crowd = new LineCrowd(users, sale, stack.edgePort(), ADMIT_SECONDS * 1000L, payers::won);
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int i = 0; i < n; i++) {
+                boolean bot = i < bots;
+                boolean early = bot || i % 2 == 0;
+                long at = bot ? t0 + 300_000_000L
+                        : early ? random.nextLong(t0 + 500_000_000L, startNanos - 500_000_000L)
+                        : random.nextLong(startNanos + 500_000_000L, startNanos + AFTER_SECONDS * 1_000_000_000L);
+                crowd.add(i, bot ? LineCrowd.Kind.BOT : early ? LineCrowd.Kind.PREQUEUE : LineCrowd.Kind.AFTER_START,
+                        at);
+            }
+            Bench.say("waiting room " + sale + ": " + stock + " units, " + n + " buyers (" + bots + " scripted), line"
+                    + " opens now, starts in " + PREQUEUE_SECONDS + " s");
+            LoadClient.run(stack.edgePort(), sc.o().connections(), crowd,
+                    startNanos + Duration.ofSeconds(150).toNanos(), Duration.ofSeconds(30));
+            paid = payers.finish();
         }
-        Bench.say("waiting room " + sale + ": " + stock + " units, " + n + " buyers (" + bots + " scripted), line opens"
-                + " now, starts in " + PREQUEUE_SECONDS + " s");
-        InetSocketAddress edge = new InetSocketAddress("127.0.0.1", stack.edgePort());
-        double before = serviceRequests(admin);
-        LoadClient.run(edge, connections, crowd, startNanos + Duration.ofSeconds(150).toNanos(),
-                Duration.ofSeconds(30));
-        long reached = Math.round(serviceRequests(admin) - before);
-        Map<String, Long> paid = payers.finish();
-        payers.close();
-        long accepted = crowd.attempts().stream().filter(Attempt::accepted).count();
-        admin.awaitDrained(sale, accepted, Duration.ofSeconds(120));
-        List<Invariants.Report> checks = new ArrayList<>();
-        checks.add(Invariants.check(db, redis, sale, crowd.attempts()));
+        long reached = Math.round(serviceRequests(sc.admin()) - before);
+        sc.awaitDrained("waiting room", sale, crowd.attempts(), Duration.ofSeconds(120));
+        sc.check("waiting room", sale, crowd.attempts(), null);
 
         Bench.say("waiting room: the same crowd on a sale without a line");
-        long plain = admin.createSale("bench-no-line-" + System.currentTimeMillis(), stock, PAY_WINDOW);
+        long plain = sc.sale("bench-no-line-" + System.currentTimeMillis(), stock, PAY_WINDOW);
         long p0 = System.nanoTime();
         Crowd page = new Crowd(users, plain, stack.edgePort(), Integer.MAX_VALUE, p0).likeThePage();
-        before = serviceRequests(admin);
-        LoadClient.run(edge, connections, page, p0 + Duration.ofSeconds(120).toNanos(), Duration.ofSeconds(30));
-        long plainReached = Math.round(serviceRequests(admin) - before);
-        admin.awaitDrained(plain, page.attempts().stream().filter(Attempt::accepted).count(), Duration.ofSeconds(120));
-        checks.add(Invariants.check(db, redis, plain, page.attempts()));
-        return new WaitingRoomRun(section(sale, places(redis, sale), crowd, page, paid, stock, reached,
-                plainReached), checks);
+        before = serviceRequests(sc.admin());
+        page.run(sc.o().connections(), p0 + Duration.ofSeconds(120).toNanos());
+        long plainReached = Math.round(serviceRequests(sc.admin()) - before);
+        sc.awaitDrained("waiting room, no line", plain, page.attempts(), Duration.ofSeconds(120));
+        sc.check("waiting room's crowd without a line", plain, page.attempts(), null);
+        return section(sale, places(sc.redis(), sale), crowd, page, paid, stock, reached, plainReached);
     }
 
     /**
@@ -98,8 +103,8 @@ public record WaitingRoomRun(Section section, List<Invariants.Report> invariants
      * the rest (the edge's flag copies carry no X-Seckill-Answered-By, so the answers alone cannot tell).
      */
     private static double serviceRequests(Admin admin) throws Exception {
-        return admin.serviceMetrics().entrySet().stream().filter(e -> e.getKey().startsWith("seckill_api_requests_total"))
-                .mapToDouble(Map.Entry::getValue).sum();
+        return admin.serviceMetrics().entrySet().stream()
+                .filter(e -> e.getKey().startsWith("seckill_api_requests_total")).mapToDouble(Map.Entry::getValue).sum();
     }
 
     /** Every buyer's place from 1: the pre-queue in its drawn order, then the sequence after the draw. */
@@ -172,6 +177,11 @@ public record WaitingRoomRun(Section section, List<Invariants.Report> invariants
         data.put("stillWaitingAtTheEnd", waiting);
         data.put("payments", paid);
         return new Section("waitingRoom", "The waiting room").data(data)
+                .goal("waiting room: rank correlation joining time / place, pre-queue", f("%.4f", rhoPre),
+                        "|ρ| <= 0.05", Math.abs(rhoPre) <= 0.05)
+                .goal("waiting room: rank correlation joining time / place, after the start", f("%.4f", rhoAfter),
+                        ">= 0.99", rhoAfter >= 0.99)
+                .goal("waiting room: polls answered by the edge", f("%.2f %%", 100 * share), ">= 99 %", share >= 0.99)
                 .text(f("Sale %d: %,d units, %,d buyers (%,d in the pre-queue, %d of them scripted clients joining "
                                 + "the instant the line opened and polling every %d ms; %,d after the start), a %d s "
                                 + "payment window some winners let lapse. Then the same users, as the sale page "

@@ -70,7 +70,8 @@ class LoadClientTest {
         long t0 = System.nanoTime();
         Crowd crowd = new Crowd(users, 7, server.getAddress().getPort(), 3, t0);
 
-        LoadClient.run(server.getAddress(), 8, crowd, t0 + Duration.ofSeconds(30).toNanos(), Duration.ofSeconds(10));
+        LoadClient.run(server.getAddress().getPort(), 8, crowd, t0 + Duration.ofSeconds(30).toNanos(),
+                Duration.ofSeconds(10));
 
         List<Attempt> attempts = crowd.attempts();
         Map<Long, List<Attempt>> byUser = attempts.stream().collect(Collectors.groupingBy(Attempt::userId));
@@ -107,7 +108,7 @@ class LoadClientTest {
             return new LoadClient.Request(users.purchase(i % connections, 7, port), null);
         }, total -> established.set((int) total));
 
-        LoadClient.Wire wire = LoadClient.run(server.getAddress(), connections, steady[0],
+        LoadClient.Wire wire = LoadClient.run(server.getAddress().getPort(), connections, steady[0],
                 System.nanoTime() + Duration.ofSeconds(30).toNanos(), Duration.ofSeconds(10));
 
         assertEquals(connections, wire.connected());

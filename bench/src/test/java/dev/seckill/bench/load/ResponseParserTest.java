@@ -19,7 +19,7 @@ class ResponseParserTest {
         String body = "{\"code\":\"QUEUED\",\"orderId\":\"42\"}";
         byte[] all = bytes("HTTP/1.1 202 Accepted\r\nContent-Type: application/json\r\ncontent-length: " + body.length()
                 + "\r\n\r\n" + body);
-        ResponseParser p = new ResponseParser();
+        LoadClient.ResponseParser p = new LoadClient.ResponseParser();
         assertEquals(-1, p.complete(all, 20), "the status line alone");
         assertEquals(-1, p.complete(all, all.length - 1), "one byte of the body missing");
         int end = p.complete(all, all.length);
@@ -33,7 +33,7 @@ class ResponseParserTest {
     void chunkedResponseEndsAtTheLastChunk() {
         byte[] all = bytes("HTTP/1.1 410 Gone\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + "5\r\nhello\r\n0\r\n\r\n");
-        ResponseParser p = new ResponseParser();
+        LoadClient.ResponseParser p = new LoadClient.ResponseParser();
         assertEquals(-1, p.complete(all, all.length - 2));
         assertEquals(all.length, p.complete(all, all.length));
         assertEquals(410, p.status);
@@ -47,7 +47,7 @@ class ResponseParserTest {
                 + body.length() + "\r\n\r\n" + body);
         byte[] service = bytes("HTTP/1.1 429 Too Many Requests\r\nContent-Length: " + body.length() + "\r\n\r\n"
                 + body);
-        ResponseParser p = new ResponseParser();
+        LoadClient.ResponseParser p = new LoadClient.ResponseParser();
         p.complete(edge, edge.length);
         assertTrue(p.byEdge);
         p.reset();
@@ -57,7 +57,7 @@ class ResponseParserTest {
 
     @Test
     void resetReadsTheNextResponseAfresh() {
-        ResponseParser p = new ResponseParser();
+        LoadClient.ResponseParser p = new LoadClient.ResponseParser();
         byte[] first = bytes("HTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\n{}");
         assertEquals(first.length, p.complete(first, first.length));
         p.reset();

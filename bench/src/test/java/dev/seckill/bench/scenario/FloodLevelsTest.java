@@ -1,8 +1,9 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.load.LoadClient;
+import dev.seckill.bench.measure.Admin;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.report.Section;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +22,8 @@ class FloodLevelsTest {
         }
         Measured m = new Measured("flood", "bench client", h.getTotalCount(), 2, rps, byStatus, byStatus,
                 Measured.Latency.of(h), null);
-        String json = ReportSections.JSON.writeValueAsString(FloodLevels.Part.of(m, h, new LoadClient.Wire(5, 1)));
-        return ReportSections.JSON.readValue(json, FloodLevels.Part.class);
+        String json = Section.JSON.writeValueAsString(FloodLevels.Part.of(m, h, new LoadClient.Wire(5, 1)));
+        return Section.JSON.readValue(json, FloodLevels.Part.class);
     }
 
     @Test
@@ -47,6 +48,6 @@ class FloodLevelsTest {
         Map<String, Double> before = Map.of("a_total{x=\"1\"}", 1.0, "a_total_other", 5.0);
         Map<String, Double> after = Map.of("a_total{x=\"1\"}", 4.0, "a_total{x=\"2\"}", 2.0, "a_total_other", 9.0);
 
-        assertEquals(5, FloodLevels.delta(before, after, "a_total"));
+        assertEquals(5, Admin.delta(before, after, "a_total"));
     }
 }

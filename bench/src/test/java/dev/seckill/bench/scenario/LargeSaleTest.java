@@ -1,16 +1,11 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.measure.CpuWindow;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.Report;
-import dev.seckill.bench.report.ReportSections;
+import dev.seckill.bench.measure.Sampler;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -21,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The large sale's CPU per accepted order by component, beside each part alone, and the whole over the parts. */
 class LargeSaleTest {
 
-    private static CpuWindow.PerUnit cpu(String window, double service, double machine) {
-        return new CpuWindow.PerUnit(window, 1000, 2, Map.of(), Map.of("service", service, "edge", 30.0), machine);
+    private static Sampler.PerUnit cpu(String window, double service, double machine) {
+        return new Sampler.PerUnit(window, 1000, 2, Map.of(), Map.of("service", service, "edge", 30.0), machine);
     }
 
     private static LargeSale.Run run(String route, double unitsPerSecond, double service, double machine) {
@@ -32,12 +27,12 @@ class LargeSaleTest {
     }
 
     @Test
-    void eachComponentIsSetAgainstItsPartAloneAndTheMachineAgainstTheSum(@TempDir Path out) throws Exception {
+    void eachComponentIsSetAgainstItsPartAloneAndTheMachineAgainstTheSum() throws Exception {
         List<LargeSale.Run> runs = List.of(run(LargeSale.VIA_EDGE, 8_000, 120, 400),
                 run(LargeSale.STRAIGHT, 10_000, 100, 250));
         Measured trivial = new Measured("t", "bench client", 1, 1, 1, Map.of(), Map.of(),
                 new Measured.Latency(0, 0, 0, 0, 0), null);
-        PartCosts.Result parts = new PartCosts.Result(List.of(cpu(PartCosts.TRIVIAL, 60, 150)),
+        LargeSale.Parts parts = new LargeSale.Parts(List.of(cpu(LargeSale.TRIVIAL, 60, 150)),
                 Map.of("service", 60.0, "edge", 20.0, "redis", 20.0), trivial, trivial);
         LargeSale.Result large = new LargeSale.Result(runs, parts);
 
@@ -49,16 +44,13 @@ class LargeSaleTest {
         LargeSale.Row whole = rows.get(rows.size() - 1);
         assertEquals("whole machine", whole.component());
         assertEquals(4.0, whole.overAlone());
-        assertEquals(4.0, LargeSale.wholeOverParts(runs, parts));
+        assertEquals(4.0, large.wholeOverParts());
         assertEquals(0.8, large.edgeOverStraight());
         String md = large.section().markdown();
         assertTrue(md.contains("| service | 120.0 | 100.0 | 60.0 | 2.00 x |"), md);
         assertTrue(md.contains("**0.80 x** units per second"), md);
         assertTrue(md.contains("| through the edge | 256 | 8,000 | 2.00 s |"), md);
-        Files.writeString(out.resolve("report.json"), "{}");
-        Files.writeString(out.resolve("report.md"), "");
-        large.section().addTo(out);
-        JsonNode data = ReportSections.JSON.readTree(out.resolve("report.json").toFile()).path("largeSale");
+        JsonNode data = large.section().data();
         assertEquals(0.8, data.path("edgeOverStraight").asDouble());
         assertEquals(2, data.path("runs").size());
         assertEquals(rows.size(), data.path("cpuPerAcceptedOrder").size());

@@ -1,0 +1,129 @@
+package dev.seckill.bench.scenario;
+
+import dev.seckill.bench.Bench;
+import dev.seckill.bench.BenchOptions;
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.LoadClient;
+import dev.seckill.bench.load.Steady;
+import dev.seckill.bench.load.Users;
+import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.Invariants;
+import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.report.Report;
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
+import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
+import org.redisson.api.RedissonClient;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+
+/**
+ * What every scenario runs against, and the skeleton they share: a new sale through the admin API, closed-loop loads
+ * on loopback, the wait for the writer, reconcile after answers that decided nothing, and each sale's invariants read
+ * from MySQL and its Redis master, gathered in {@code checks} for the report. A scenario keeps only what is its own.
+ *
+ * @param users  the run's signed-in users (--users from --first-user)
+ * @param redis  the bench's client of the stack's Redis, for what runs the purchase script itself (redis-benchmark)
+ * @param checks every sale's invariant check so far, in the order the report lists them
+ */
+public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o, RedissonClient redis,
+                       List<Report.Check> checks) {
+
+    /** The service's 200 of the trivial routes: a round of them counts nothing else. */
+    public static final Set<String> TRIVIAL_ANSWERS = Set.of("200 OK");
+
+    /** A sale after its run: the reconcile actions its undecided answers needed, and its invariants. */
+    public record Settled(int reconciled, Invariants.Report invariants) {
+    }
+
+    /** A sale "bench-NAME-millis" of {@code stock} units, open from a second ago, with this payment window. */
+    public long sale(String name, int stock, Duration payWindow) throws Exception {
+        return admin.createSale("bench-" + name + "-" + System.currentTimeMillis(), stock,
+                Instant.now().minusSeconds(1), Map.of("payWindowSeconds", payWindow.toSeconds()));
+    }
+
+    public long sale(String name, int stock) throws Exception {
+        return sale(name, stock, Duration.ofSeconds(900));
+    }
+
+    /**
+     * The {@code i}-th user's purchase of {@code sale} on {@code port}, through {@code path} when not null, tagged with
+     * its id (so that a round logs it as an {@link Attempt}).
+     */
+    public LoadClient.Request purchase(long sale, int i, String path, int port) {
+        return new LoadClient.Request(users.purchase(i, sale, path, port), users.id(i));
+    }
+
+    /** A closed-loop round of {@code d}; {@code attempts}, when not null, collects each purchase's answer. */
+    public static Measured steady(int port, int connections, String name, IntFunction<LoadClient.Request> requests,
+                                  Duration d, List<Attempt> attempts, boolean honourRetryAfter) throws Exception {
+        long t0 = System.nanoTime();
+        Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
+        if (honourRetryAfter) {
+            s.honouringRetryAfter(connections);
+        }
+        LoadClient.run(port, connections, s, t0 + d.toNanos() + Duration.ofSeconds(10).toNanos(),
+                Duration.ofSeconds(10));
+        return s.result(name);
+    }
+
+    /** A round of {@code d} of GET {@code path}, whose answers must be the service's 200. */
+    public static Measured trivial(int port, String path, String name, int connections, Duration d)
+            throws Exception {
+        LoadClient.Request r = new LoadClient.Request(Users.get(path, port), null);
+        return steady(port, connections, name, i -> r, d, null, false).require(TRIVIAL_ANSWERS);
+    }
+
+    /** Waits until the writer holds every 202 of {@code attempts}; says so when it did not in time. */
+    public void awaitDrained(String run, long sale, List<Attempt> attempts, Duration timeout) throws Exception {
+        long accepted = attempts.stream().filter(Attempt::accepted).count();
+        if (admin.await(sale, x -> x.drained(accepted), timeout) == null) {
+            Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
+                    + " s");
+        }
+    }
+
+    /** The distinct buyers of the 202s in {@code attempts}, once the writer holds their orders; none is an error. */
+    public int[] buyers(String label, long sale, List<Attempt> attempts) throws Exception {
+        awaitDrained(label, sale, attempts, Duration.ofSeconds(120));
+        int[] b = attempts.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct()
+                .toArray();
+        if (b.length == 0) {
+            throw new IOException("no purchase was accepted in sale " + sale + ": " + attempts.stream()
+                    .collect(Collectors.groupingBy(Attempt::kind, Collectors.counting())));
+        }
+        return b;
+    }
+
+    /** Drained (within 3 minutes), reconciled after its undecided answers, checked as {@code label}. */
+    public Settled settle(String label, long sale, List<Attempt> attempts) throws Exception {
+        awaitDrained(label, sale, attempts, Duration.ofMinutes(3));
+        int reconciled = admin.reconcileAfterUndecided(sale, attempts);
+        return new Settled(reconciled, check(label, sale, attempts, null));
+    }
+
+    /**
+     * The sale's invariants now, added to the run's checks as {@code label}; with {@code shoppers}, the sale must have
+     * sold exactly min(stock, shoppers). Read from the Redis that holds the sale (one shard on the cluster).
+     */
+    public Invariants.Report check(String label, long sale, List<Attempt> attempts, Long shoppers) throws Exception {
+        RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
+        try (Connection db = stack.db()) {
+            Invariants.Report r = Invariants.check(db, redis, sale, attempts, shoppers);
+            checks.add(new Report.Check(label, r));
+            return r;
+        } finally {
+            redis.shutdown();
+        }
+    }
+}
