@@ -101,7 +101,11 @@ final class Wiring implements AutoCloseable {
     static Wiring create(ServiceSettings settings, Credentials credentials, Clock clock, RedissonClient redis,
                          Admin kafkaAdmin, DataSource db) {
         TokenSigner signer = credentials.signer();
-        Authenticator auth = new Authenticator(signer);
+        if (credentials.jwks() != null) {
+            // At start, so the first buyer waits for no fetch; a failure is logged and retried on demand.
+            credentials.jwks().load();
+        }
+        Authenticator auth = new Authenticator(credentials.tokens());
         AdminAuth adminAuth = credentials.admin();
         if (!adminAuth.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");

@@ -5,19 +5,25 @@ import io.helidon.webserver.http.ServerRequest;
 
 import java.util.Optional;
 
-/** Reads {@code Authorization: Bearer <token>} and verifies it. */
+/** Reads {@code Authorization: Bearer <token>} and checks it. */
 public final class Authenticator {
 
     private static final String BEARER = "Bearer ";
+    private static final Verification MISSING = new Verification.Refused(TokenRefusal.TOKEN_MISSING);
 
-    private final TokenSigner signer;
+    private final TokenCheck tokens;
 
-    public Authenticator(TokenSigner signer) {
-        this.signer = signer;
+    public Authenticator(TokenCheck tokens) {
+        this.tokens = tokens;
+    }
+
+    /** The request's user, or why it has none. */
+    public Verification verify(ServerRequest req) {
+        return bearer(req).map(tokens::verify).orElse(MISSING);
     }
 
     public Optional<User> user(ServerRequest req) {
-        return bearer(req).flatMap(signer::verify);
+        return verify(req).signedIn();
     }
 
     /** The bearer token of a request, if it has one. */
