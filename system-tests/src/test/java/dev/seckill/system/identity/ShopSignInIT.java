@@ -138,6 +138,19 @@ class ShopSignInIT {
     }
 
     @Test
+    void aTokenOfNearly4KiBPassesTheEdgeAndOnePastTheBoundIsMalformed() {
+        long user = users.incrementAndGet();
+        // A provider's token with many claims (groups, profile): RS256 of 2048 bits is some 700 characters bare.
+        String big = sign(RSA, shop(user).claim("profile", "x".repeat(2_400)).build());
+        assertTrue(big.length() > 3_500 && big.length() <= 4_096, "length " + big.length());
+        HttpJson.Response r = purchase(big);
+        assertEquals(202, r.status(), r.body());
+        String tooBig = sign(RSA, shop(user).claim("profile", "x".repeat(3_200)).build());
+        assertTrue(tooBig.length() > 4_096, "length " + tooBig.length());
+        assertRefused("MALFORMED", tooBig);
+    }
+
+    @Test
     void anHs256TokenWithTheSharedSecretIsQueuedForAShopWithoutAJwks() throws JOSEException {
         String token = sign(JWSAlgorithm.HS256, null, new MACSigner(stack.tokenSecret()),
                 shop(users.incrementAndGet()).build());
