@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -44,6 +45,8 @@ public final class JwksKeys {
     /** The last fetch that succeeded, and the last one tried; null before the first. */
     private volatile Instant fetchedAt;
     private volatile Instant triedAt;
+    private final AtomicLong fetched = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
 
     public JwksKeys(Source source, Clock clock, Duration minInterval, Duration maxAge) {
         this.source = source;
@@ -114,6 +117,16 @@ public final class JwksKeys {
         return at == null || !clock.instant().isBefore(at.plus(minInterval));
     }
 
+    /** Fetches that brought a set, for the metric {@code seckill.jwks.fetches{outcome="ok"}}. */
+    public long fetches() {
+        return fetched.get();
+    }
+
+    /** Fetches that failed (the held keys kept), {@code seckill.jwks.fetches{outcome="failed"}}. */
+    public long failures() {
+        return failed.get();
+    }
+
     /** Under the lock. */
     private void fetch() {
         triedAt = clock.instant();
@@ -121,7 +134,9 @@ public final class JwksKeys {
             // Only the public halves, should the set hold more.
             keys = source.fetch().toPublicJWKSet();
             fetchedAt = triedAt;
+            fetched.incrementAndGet();
         } catch (IOException | ParseException | RuntimeException e) {
+            failed.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "failed to fetch the JWKS (seckill.jwt.jwks.url); keeping "
                     + keys.size() + " keys: " + e.getMessage(), e);
         }

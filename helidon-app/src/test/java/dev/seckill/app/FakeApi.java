@@ -101,7 +101,7 @@ final class FakeApi {
 
     FakeApi() {
         Authenticator auth = new Authenticator(new TokenVerifier(SECRET, null, new ClaimRules("", "", "sub", Duration.ZERO),
-                clock));
+                clock), registry);
         SaleCatalog catalog = new SaleCatalog(sales, clock);
         PurchaseMetrics metrics = new PurchaseMetrics(registry);
         Purchaser purchaser = new Purchaser(reserver, ledger,

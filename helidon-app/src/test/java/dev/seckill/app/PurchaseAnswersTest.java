@@ -173,8 +173,11 @@ class PurchaseAnswersTest {
     void a401SaysWhyTheTokenWasRefusedWithAStableReason() {
         String expired = new TokenSigner(FakeApi.SECRET, Duration.ofSeconds(1),
                 Clock.offset(API.clock, Duration.ofHours(-1))).mint(BUYER);
+        double before = API.registry.counter("seckill.auth.refused", "reason", "TOKEN_EXPIRED").count();
         Reply e = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, "Bearer " + expired));
         assertEquals(401, e.status());
+        assertEquals(before + 1, API.registry.counter("seckill.auth.refused", "reason", "TOKEN_EXPIRED").count(),
+                "refusals are counted by reason");
         assertEquals("{\"code\":\"UNAUTHENTICATED\",\"message\":\"the token has expired\",\"reason\":\"TOKEN_EXPIRED\","
                 + "\"requestId\":\"" + e.json().path("requestId").asText() + "\"}", e.body());
         Reply junk = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, "Bearer v1.42.1900000000.c2ln"));

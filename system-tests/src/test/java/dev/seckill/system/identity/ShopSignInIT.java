@@ -138,6 +138,18 @@ class ShopSignInIT {
     }
 
     @Test
+    void theJwksFetchesAndTheRefusalsByReasonAreMetrics() {
+        assertRefused("WRONG_ISSUER", sign(RSA, shop(users.incrementAndGet()).issuer("https://evil.test").build()));
+        HttpJson.Response m = http.get(stack.adminUrl() + "/observe/metrics",
+                "Authorization", HttpJson.bearer(stack.adminToken()));
+        assertEquals(200, m.status());
+        assertTrue(m.body().lines().anyMatch(l -> l.startsWith("seckill_jwks_fetches_total{outcome=\"ok\"")
+                && !l.endsWith(" 0.0")), "JWKS fetches counted");
+        assertTrue(m.body().lines().anyMatch(l -> l.startsWith("seckill_auth_refused_total{reason=\"WRONG_ISSUER\"")
+                && !l.endsWith(" 0.0")), "refusals counted by reason");
+    }
+
+    @Test
     void aTokenOfNearly4KiBPassesTheEdgeAndOnePastTheBoundIsMalformed() {
         long user = users.incrementAndGet();
         // A provider's token with many claims (groups, profile): RS256 of 2048 bits is some 700 characters bare.
