@@ -285,13 +285,15 @@ node_jar() { if [ "$JAR_COPIES" = true ]; then echo "$RUN/jars/$1/$2.jar"; else 
 service_jar() { node_jar service helidon-app; }
 writer_jar() { node_jar writer kafka-consumer; }
 # service_env NODE: java_env and the service's own. A unit that comes back (compensation, reconcile) clears the
-# sold-out flag on every edge (SECKILL_EDGE_ADMIN).
+# sold-out flag on every edge (SECKILL_EDGE_ADMIN). The stack's token secret is also its HS256 secret, so the tokens
+# of the demo sign-in, bin/seckill tokens, the tests and the bench (HS256 JWTs signed with it) verify; the other
+# SECKILL_JWT_* settings (a shop's JWKS URL, issuer, audience, ...) reach the service from the caller's environment.
 service_env() {
   java_env "$1"
   ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(joined "http://127.0.0.1:%s" edge)
   export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
     SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN" \
-    SECKILL_LINE_SECRET="$LINE_SECRET"
+    SECKILL_LINE_SECRET="$LINE_SECRET" SECKILL_JWT_HS256_SECRET="$TOKEN_SECRET"
   # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
   # 202 only once its reservation reached a replica: a master that dies right after the script cannot take an
   # acknowledged unit with it.

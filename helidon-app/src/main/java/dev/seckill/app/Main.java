@@ -31,7 +31,7 @@ public final class Main {
         Credentials credentials;
         try {
             settings = ServiceSettings.from(config);
-            credentials = Credentials.from(settings.token(), settings.adminToken(), settings.line().secret(), clock);
+            credentials = Credentials.from(settings.token(), settings.jwt(), settings.adminToken(), settings.line().secret(), clock);
         } catch (IllegalArgumentException e) {
             // Before any client or thread exists.
             refuse(e);

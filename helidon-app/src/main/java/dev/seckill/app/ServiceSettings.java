@@ -6,6 +6,7 @@ import dev.seckill.breaker.BreakerSettings;
 import dev.seckill.config.Setting;
 import dev.seckill.db.DbSettings;
 import dev.seckill.expiry.ExpirySettings;
+import dev.seckill.identity.JwtSettings;
 import dev.seckill.identity.TokenSettings;
 import dev.seckill.line.LineSettings;
 import dev.seckill.protection.ProtectionSettings;
@@ -30,7 +31,7 @@ import java.util.OptionalLong;
  * @param edgeAdmin    edge admin base URLs, comma-separated ({@code seckill.edge.admin}); empty: none
  * @param node         the order-id node number ({@code seckill.node}); absent: drawn from Redis at start
  */
-record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, TokenSettings token,
+record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, TokenSettings token, JwtSettings jwt,
                        String adminToken, boolean demoLogin, LimiterSettings limiter, long soldOutTtlMs,
                        String edgeAdmin, OptionalLong node, ProtectionSettings protection,
                        ReconcileSettings reconcile, ExpirySettings expiry, ResendSettings resend,
@@ -42,7 +43,8 @@ record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, 
         KafkaSettings kafka = KafkaSettings.from(root.get("kafka"));
         ReconcileSettings reconcile = ReconcileSettings.from(app.get("reconcile"), kafka.deliveryTimeout());
         return new ServiceSettings(RedisSettings.from(root.get("redis")), kafka, DbSettings.from(root.get("db")),
-                TokenSettings.from(app.get("token")), Setting.text(app.get("admin.token")),
+                TokenSettings.from(app.get("token")), JwtSettings.from(app.get("jwt")),
+                Setting.text(app.get("admin.token")),
                 Setting.flag(app.get("demo.login")), LimiterSettings.from(app.get("limiter")),
                 Setting.number(app.get("soldout.ttl-ms")), Setting.text(app.get("edge.admin")),
                 Setting.optionalNumber(app.get("node")), ProtectionSettings.from(app.get("protection")), reconcile,

@@ -16,6 +16,7 @@ import dev.seckill.breaker.GuardedOrders;
 import dev.seckill.breaker.GuardedReserver;
 import dev.seckill.breaker.GuardedSales;
 import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.JwksKeys;
 import dev.seckill.identity.LoginService;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.expiry.Expiry;
@@ -63,6 +64,7 @@ import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleService;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.SaleViews;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.clients.admin.Admin;
 import org.redisson.api.RedissonClient;
@@ -101,7 +103,16 @@ final class Wiring implements AutoCloseable {
     static Wiring create(ServiceSettings settings, Credentials credentials, Clock clock, RedissonClient redis,
                          Admin kafkaAdmin, DataSource db) {
         TokenSigner signer = credentials.signer();
-        Authenticator auth = new Authenticator(signer);
+        JwksKeys jwks = credentials.jwks();
+        if (jwks != null) {
+            FunctionCounter.builder("seckill.jwks.fetches", jwks, JwksKeys::fetches).tag("outcome", "ok")
+                    .description("fetches of the identity provider's JWKS").register(Metrics.globalRegistry);
+            FunctionCounter.builder("seckill.jwks.fetches", jwks, JwksKeys::failures).tag("outcome", "failed")
+                    .description("fetches of the identity provider's JWKS").register(Metrics.globalRegistry);
+            // At start, so the first buyer waits for no fetch; a failure is logged and retried on demand.
+            jwks.load();
+        }
+        Authenticator auth = new Authenticator(credentials.tokens(), Metrics.globalRegistry);
         AdminAuth adminAuth = credentials.admin();
         if (!adminAuth.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");

@@ -2,6 +2,7 @@ package dev.seckill.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seckill.identity.TokenRefusal;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -48,6 +49,11 @@ public final class Answers {
 
     public static void error(ServerRequest req, ServerResponse res, Status status, String code, String message) {
         json(res, status, error(req, code, message));
+    }
+
+    /** 401 {@code UNAUTHENTICATED} with the stable {@code reason} the token was refused for. */
+    public static void unauthenticated(ServerRequest req, ServerResponse res, TokenRefusal reason) {
+        json(res, Status.UNAUTHORIZED_401, error(req, "UNAUTHENTICATED", reason.message(), "reason", reason.name()));
     }
 
     /** A JSON object body with its fields in the given order: {@code body("code", "QUEUED", "orderId", id)}. */

@@ -16,8 +16,9 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Demo sign-in ({@code POST /api/login {"name":"alice"}}): mints a token for the user the name stands for, with
- * no password. Enabled by {@code seckill.demo.login} (on in the local stack, off by default); a real deployment
- * puts its own identity provider in front and only keeps the token verification.
+ * no password: an HS256 JWT of {@link TokenSigner}. Enabled by {@code seckill.demo.login} (on in the local stack, off
+ * by default); a real deployment signs its customers in with its own identity provider, whose JWTs the service
+ * verifies (docs/shop.md).
  */
 public final class LoginService implements HttpService {
 

@@ -9,7 +9,8 @@ import java.time.Duration;
 
 /**
  * {@code bin/seckill tokens N [FIRST]}: prints N lines {@code userId<TAB>token} for distinct users FIRST..FIRST+N-1
- * (default 1), signed with SECKILL_TOKEN_SECRET, for the load tools and the demo.
+ * (default 1): HS256 JWTs signed with SECKILL_TOKEN_SECRET ({@link TokenSigner}), which the stack's services take as
+ * their HS256 secret, for the load tools and the demo.
  */
 public final class TokenCli {
 

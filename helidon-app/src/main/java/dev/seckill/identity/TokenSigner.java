@@ -1,28 +1,33 @@
 package dev.seckill.identity;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
+import java.time.Instant;
+import java.util.Date;
 import java.util.Optional;
 
 /**
- * Mints and verifies user tokens: {@code v1.<userId>.<expiresEpochSeconds>.<base64url HMAC-SHA256>} over the part
- * before the signature, with a secret from configuration. The user id is inside the signed part, so a client
- * can never act as another user by changing a field.
+ * Mints the demo stack's sign-in tokens, in the format a shop's own identity provider would send: HS256 JWTs
+ * {@code {"sub":"<userId>","iat","exp"}} signed with the token secret, which the stack's services also take as their
+ * HS256 secret (bin/lib/components.sh passes it as SECKILL_JWT_HS256_SECRET). The demo sign-in, {@code bin/seckill
+ * tokens}, the tests and the bench use it.
  */
 public final class TokenSigner {
 
-    private static final String VERSION = "v1";
-    private static final String ALGORITHM = "HmacSHA256";
     /** As long as the HMAC-SHA256 output: a shorter secret is the weakest part of the signature. */
-    public static final int MIN_SECRET_BYTES = 32;
+    public static final int MIN_SECRET_BYTES = TokenVerifier.MIN_SECRET_BYTES;
 
-    private final SecretKeySpec key;
+    private final MACSigner signer;
+    private final TokenVerifier verifier;
     private final Duration ttl;
     private final Clock clock;
 
@@ -32,7 +37,12 @@ public final class TokenSigner {
             throw new IllegalArgumentException("the token secret (seckill.token.secret, SECKILL_TOKEN_SECRET) must be at "
                     + "least " + MIN_SECRET_BYTES + " bytes, it has " + raw.length);
         }
-        this.key = new SecretKeySpec(raw, ALGORITHM);
+        try {
+            this.signer = new MACSigner(raw);
+        } catch (JOSEException e) {
+            throw new IllegalArgumentException("failed to use the token secret: " + e.getMessage(), e);
+        }
+        this.verifier = new TokenVerifier(secret, null, ClaimRules.minted(), clock);
         this.ttl = ttl;
         this.clock = clock;
     }
@@ -41,47 +51,24 @@ public final class TokenSigner {
         if (userId <= 0) {
             throw new IllegalArgumentException("userId must be positive");
         }
-        String payload = VERSION + "." + userId + "." + (clock.instant().plus(ttl).getEpochSecond());
-        return payload + "." + sign(payload);
-    }
-
-    /** The user a valid, unexpired token names; empty for anything else (forged, expired, malformed). */
-    public Optional<User> verify(String token) {
-        if (token == null || token.length() > 256) {
-            return Optional.empty();
-        }
-        int lastDot = token.lastIndexOf('.');
-        if (lastDot < 0) {
-            return Optional.empty();
-        }
-        String payload = token.substring(0, lastDot);
-        byte[] given = token.substring(lastDot + 1).getBytes(StandardCharsets.US_ASCII);
-        if (!MessageDigest.isEqual(given, sign(payload).getBytes(StandardCharsets.US_ASCII))) {
-            return Optional.empty();
-        }
-        String[] parts = payload.split("\\.");
-        if (parts.length != 3 || !VERSION.equals(parts[0])) {
-            return Optional.empty();
-        }
+        Instant now = clock.instant();
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .subject(Long.toString(userId))
+                .issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plus(ttl)))
+                .build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT).build(),
+                claims);
         try {
-            long userId = Long.parseLong(parts[1]);
-            long expires = Long.parseLong(parts[2]);
-            if (userId <= 0 || clock.instant().getEpochSecond() >= expires) {
-                return Optional.empty();
-            }
-            return Optional.of(new User(userId));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
-    private String sign(String payload) {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(key);
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
+            jwt.sign(signer);
+        } catch (JOSEException e) {
             throw new IllegalStateException("failed to sign a token: " + e.getMessage(), e);
         }
+        return jwt.serialize();
+    }
+
+    /** The user a valid, unexpired token of this signer names; empty for anything else (forged, expired, malformed). */
+    public Optional<User> verify(String token) {
+        return verifier.verify(token).signedIn();
     }
 }

@@ -3,6 +3,7 @@ package dev.seckill.line;
 import dev.seckill.http.Answers;
 import dev.seckill.http.Ids;
 import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
 import dev.seckill.purchase.PurchaseService;
 import dev.seckill.sale.Sale;
@@ -55,12 +56,12 @@ public final class LineService implements HttpService {
     }
 
     private void join(ServerRequest req, ServerResponse res) {
-        Optional<User> user = auth.user(req);
-        if (user.isEmpty()) {
-            Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
-                    "a valid Authorization: Bearer token is required");
+        Verification who = auth.verify(req);
+        if (who instanceof Verification.Refused refused) {
+            Answers.unauthenticated(req, res, refused.reason());
             return;
         }
+        Optional<User> user = who.signedIn();
         Optional<Sale> sale = sale(req, res);
         if (sale.isEmpty()) {
             return;

@@ -3,6 +3,7 @@ package dev.seckill.order;
 import dev.seckill.http.Answers;
 import dev.seckill.http.Ids;
 import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
@@ -120,12 +121,11 @@ public final class OrderService implements HttpService {
             notFound.accept(req, res);
             return Optional.empty();
         }
-        Optional<User> user = auth.user(req);
-        if (user.isEmpty()) {
-            Answers.error(req, res, Status.UNAUTHORIZED_401, "UNAUTHENTICATED",
-                    "a valid Authorization: Bearer token is required");
+        Verification who = auth.verify(req);
+        if (who instanceof Verification.Refused refused) {
+            Answers.unauthenticated(req, res, refused.reason());
         }
-        return user.map(u -> new Asked(id.getAsLong(), u));
+        return who.signedIn().map(u -> new Asked(id.getAsLong(), u));
     }
 
     private static void orderNotFound(ServerRequest req, ServerResponse res) {

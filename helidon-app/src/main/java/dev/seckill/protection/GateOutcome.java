@@ -1,5 +1,7 @@
 package dev.seckill.protection;
 
+import dev.seckill.identity.TokenRefusal;
+
 import java.time.Instant;
 
 /** What a challenge or path request comes to; answered once, by the switch of {@link ProtectionService}. */
@@ -17,8 +19,8 @@ public sealed interface GateOutcome {
     record SaleNotFound() implements GateOutcome {
     }
 
-    /** 401. */
-    record Unauthenticated() implements GateOutcome {
+    /** 401: why the token was refused. */
+    record Unauthenticated(TokenRefusal reason) implements GateOutcome {
     }
 
     /** 409: the sale has no challenge (protection none or path), or no path at all (none). */

@@ -6,6 +6,7 @@ import dev.seckill.http.Answers;
 import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
 import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
@@ -61,10 +62,11 @@ public final class ProtectionService implements HttpService {
         if (id.isEmpty()) {
             return new GateOutcome.SaleNotFound();
         }
-        Optional<User> user = auth.user(req);
-        if (user.isEmpty()) {
-            return new GateOutcome.Unauthenticated();
+        Verification who = auth.verify(req);
+        if (who instanceof Verification.Refused refused) {
+            return new GateOutcome.Unauthenticated(refused.reason());
         }
+        Optional<User> user = who.signedIn();
         Optional<Sale> sale = catalog.find(id.getAsLong());
         return sale.isEmpty() ? new GateOutcome.SaleNotFound() : action.apply(sale.get(), user.get());
     }
@@ -104,8 +106,7 @@ public final class ProtectionService implements HttpService {
                     "path", p.path().path(), "expiresAt", p.path().expiresAt().toString()));
             case GateOutcome.SaleNotFound n ->
                     Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
-            case GateOutcome.Unauthenticated u -> Answers.error(req, res, Status.UNAUTHORIZED_401,
-                    "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
+            case GateOutcome.Unauthenticated u -> Answers.unauthenticated(req, res, u.reason());
             case GateOutcome.NotProtected n -> Answers.error(req, res, Status.CONFLICT_409, n.code(),
                     n.code().equals("NO_CHALLENGE") ? "this sale has no challenge"
                             : "this sale is bought on the plain purchase route");

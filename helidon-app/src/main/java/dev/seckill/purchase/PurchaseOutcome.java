@@ -1,5 +1,7 @@
 package dev.seckill.purchase;
 
+import dev.seckill.identity.TokenRefusal;
+
 import java.time.Instant;
 
 /**
@@ -38,8 +40,8 @@ public sealed interface PurchaseOutcome {
     record SaleNotFound() implements PurchaseOutcome {
     }
 
-    /** No valid bearer token (401). */
-    record Unauthenticated() implements PurchaseOutcome {
+    /** No valid bearer token (401): why. */
+    record Unauthenticated(TokenRefusal reason) implements PurchaseOutcome {
     }
 
     /** A protected sale bought on the plain route (403): the path comes from POST /api/sales/{id}/path. */

@@ -7,6 +7,7 @@ import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
 import dev.seckill.http.RequestIds;
 import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
 import dev.seckill.protection.Gate;
 import dev.seckill.sale.Sale;
@@ -87,10 +88,11 @@ public final class PurchaseService implements HttpService {
     }
 
     private PurchaseOutcome attempt(ServerRequest req, long saleId) {
-        Optional<User> user = auth.user(req);
-        if (user.isEmpty()) {
-            return new PurchaseOutcome.Unauthenticated();
+        Verification who = auth.verify(req);
+        if (who instanceof Verification.Refused refused) {
+            return new PurchaseOutcome.Unauthenticated(refused.reason());
         }
+        Optional<User> user = who.signedIn();
         Optional<Sale> sale = catalog.find(saleId);
         if (sale.isEmpty()) {
             return new PurchaseOutcome.SaleNotFound();
@@ -168,8 +170,7 @@ public final class PurchaseService implements HttpService {
             }
             case PurchaseOutcome.SaleNotFound n ->
                     Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
-            case PurchaseOutcome.Unauthenticated u -> Answers.error(req, res, Status.UNAUTHORIZED_401,
-                    "UNAUTHENTICATED", "a valid Authorization: Bearer token is required");
+            case PurchaseOutcome.Unauthenticated u -> Answers.unauthenticated(req, res, u.reason());
             case PurchaseOutcome.PathRequired r -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_REQUIRED",
                     "this sale is bought through a purchase path: POST /api/sales/" + saleId + "/path first");
             case PurchaseOutcome.PathInvalid i -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_INVALID",

@@ -3,8 +3,10 @@ package dev.seckill.app;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.http.Answers;
 import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.ClaimRules;
 import dev.seckill.identity.LoginService;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.identity.TokenVerifier;
 import dev.seckill.order.FakePayments;
 import dev.seckill.order.FakeProvider;
 import dev.seckill.order.OrderLookup;
@@ -98,7 +100,8 @@ final class FakeApi {
     final Routes routes;
 
     FakeApi() {
-        Authenticator auth = new Authenticator(signer);
+        Authenticator auth = new Authenticator(new TokenVerifier(SECRET, null, new ClaimRules("", "", "sub", Duration.ZERO),
+                clock), registry);
         SaleCatalog catalog = new SaleCatalog(sales, clock);
         PurchaseMetrics metrics = new PurchaseMetrics(registry);
         Purchaser purchaser = new Purchaser(reserver, ledger,

@@ -1,7 +1,9 @@
 package dev.seckill.app;
 
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.identity.TokenSigner;
 import dev.seckill.purchase.PurchaseOutcome;
+import dev.seckill.testkit.Jwts;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.testing.junit5.DirectClient;
@@ -12,6 +14,8 @@ import org.redisson.client.RedisConnectionException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -157,10 +161,27 @@ class PurchaseAnswersTest {
         Reply none = Reply.of(client.post(ACTIVE));
         assertEquals(401, none.status());
         assertEquals("UNAUTHENTICATED", none.code());
-        String good = API.signer.mint(BUYER);
-        String forged = good.replace("v1." + BUYER + ".", "v1.43.");
+        assertEquals("TOKEN_MISSING", none.json().path("reason").asText(), none.body());
+        String forged = Jwts.withClaim(API.signer.mint(BUYER), "sub", "43");
         Reply f = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, "Bearer " + forged));
         assertEquals(401, f.status());
+        assertEquals("BAD_SIGNATURE", f.json().path("reason").asText(), f.body());
+        assertEquals(0, API.reserver.reserveCalls());
+    }
+
+    @Test
+    void a401SaysWhyTheTokenWasRefusedWithAStableReason() {
+        String expired = new TokenSigner(FakeApi.SECRET, Duration.ofSeconds(1),
+                Clock.offset(API.clock, Duration.ofHours(-1))).mint(BUYER);
+        double before = API.registry.counter("seckill.auth.refused", "reason", "TOKEN_EXPIRED").count();
+        Reply e = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, "Bearer " + expired));
+        assertEquals(401, e.status());
+        assertEquals(before + 1, API.registry.counter("seckill.auth.refused", "reason", "TOKEN_EXPIRED").count(),
+                "refusals are counted by reason");
+        assertEquals("{\"code\":\"UNAUTHENTICATED\",\"message\":\"the token has expired\",\"reason\":\"TOKEN_EXPIRED\","
+                + "\"requestId\":\"" + e.json().path("requestId").asText() + "\"}", e.body());
+        Reply junk = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, "Bearer v1.42.1900000000.c2ln"));
+        assertEquals("MALFORMED", junk.json().path("reason").asText(), junk.body());
         assertEquals(0, API.reserver.reserveCalls());
     }
 
