@@ -193,6 +193,11 @@ local function clamp(seconds, max)
     return math_max(MIN_REFRESH, math_min(max, math_floor(seconds)))
 end
 
+-- Standing.java's maxRefresh: at least four polls per admission time.
+local function max_refresh(p)
+    return math_max(MIN_REFRESH, math_min(MAX_REFRESH, math_floor(p.admitMs / 4000)))
+end
+
 -- Where the holder of ticket t stands at now (ms): { code, ... } with the fields of the answer (Standing.java).
 function _M.standing(p, t, now)
     if now >= p.endsAt then
@@ -227,7 +232,7 @@ function _M.standing(p, t, now)
             return { code = _M.SOLD_OUT }
         end
         return { code = _M.WAITLIST, position = pos, ahead = ahead, returning = p.mayReturn,
-                 return_by = return_by, refresh = MAX_REFRESH, approximate = t.prequeue }
+                 return_by = return_by, refresh = clamp(MAX_REFRESH, max_refresh(p)), approximate = t.prequeue }
     end
     local rate = p.rate or 0
     if rate <= 0 and (p.admitPerSecond or 0) > 0 then
@@ -235,7 +240,7 @@ function _M.standing(p, t, now)
     end
     local eta = rate > 0 and math_ceil(ahead / rate) or nil
     return { code = _M.IN_LINE, position = pos, ahead = ahead, eta = eta,
-             refresh = clamp(eta and eta / 10 or 2, MAX_REFRESH), approximate = t.prequeue }
+             refresh = clamp(eta and eta / 10 or 2, max_refresh(p)), approximate = t.prequeue }
 end
 
 return _M

@@ -80,7 +80,7 @@ public sealed interface Standing {
             }
             long position = exact != null ? exact : p.position(t);
             return new Waitlist(position, ahead(p, position, exact == null && t.prequeue()), p.mayReturn(), returnBy,
-                    MAX_REFRESH_SECONDS, exact == null && t.prequeue());
+                    clamp(MAX_REFRESH_SECONDS, maxRefresh(room)), exact == null && t.prequeue());
         }
         long position = exact != null ? exact : p.position(t);
         long ahead = ahead(p, position, exact == null && t.prequeue());
@@ -89,7 +89,7 @@ public sealed interface Standing {
             rate = room.admitPerSecond();
         }
         Long eta = rate > 0 ? (long) Math.ceil(ahead / rate) : null;
-        return new InLine(position, ahead, eta, clamp(eta == null ? 2 : eta / 10, MAX_REFRESH_SECONDS), null,
+        return new InLine(position, ahead, eta, clamp(eta == null ? 2 : eta / 10, maxRefresh(room)), null,
                 exact == null && t.prequeue());
     }
 
@@ -105,6 +105,14 @@ public sealed interface Standing {
             scale *= 10;
         }
         return Math.round((double) n / scale) * scale;
+    }
+
+    /**
+     * A waiting buyer polls at least four times per admission time: admitted just after a poll, they still hear of
+     * it with most of their turn left.
+     */
+    private static int maxRefresh(WaitingRoom room) {
+        return (int) Math.max(MIN_REFRESH_SECONDS, Math.min(MAX_REFRESH_SECONDS, room.admitSeconds() / 4));
     }
 
     private static int clamp(long seconds, int max) {
