@@ -21,7 +21,7 @@ final class FakeStore implements OrderStore {
             events -> new BatchResult(events.size(), 0, List.of(), List.of(), 0);
 
     @Override
-    public BatchResult write(List<OrderEvent> events) throws SQLException {
+    public BatchResult write(List<OrderEvent> events, List<String> requestIds) throws SQLException {
         calls.add(List.copyOf(events));
         onWrite.run();
         if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
