@@ -15,6 +15,8 @@ import java.util.function.Function;
 final class FakeStore implements OrderStore {
 
     final List<List<OrderEvent>> calls = new CopyOnWriteArrayList<>();
+    /** The request ids each call got, index for index with its events. */
+    final List<List<String>> requestIds = new CopyOnWriteArrayList<>();
     final AtomicInteger failuresLeft = new AtomicInteger();
     volatile Runnable onWrite = () -> { };
     volatile Function<List<OrderEvent>, BatchResult> answer =
@@ -23,6 +25,7 @@ final class FakeStore implements OrderStore {
     @Override
     public BatchResult write(List<OrderEvent> events, List<String> requestIds) throws SQLException {
         calls.add(List.copyOf(events));
+        this.requestIds.add(new java.util.ArrayList<>(requestIds));
         onWrite.run();
         if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new SQLTransientConnectionException("connection refused (the DB is down)");
