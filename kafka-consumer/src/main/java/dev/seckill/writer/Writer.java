@@ -94,6 +94,11 @@ public final class Writer implements AutoCloseable {
         return loop;
     }
 
+    /** The outbox relay's thread runs (or this instance runs none: relay.enabled is false). */
+    public boolean relayAlive() {
+        return relay == null || relay.relay().alive();
+    }
+
     /**
      * Stops the loop (wakeup; an uncommitted batch is abandoned and re-read by the next owner), waits for it up
      * to the shutdown timeout, then closes the producer and the pool.

@@ -80,6 +80,10 @@ public final class OutboxRelay implements Runnable {
             }
         } catch (InterruptedException e) {
             // shutdown(): a batch in flight was rolled back; its events are published again by the next relay.
+        } catch (RuntimeException e) {
+            // A bug (an outbox row the code cannot read): stop; health turns DOWN so the process is restarted, and
+            // the other instances' relays publish meanwhile. The rows stay in the outbox.
+            LOG.log(System.Logger.Level.ERROR, "failed to relay order events, the relay stops: " + e, e);
         } finally {
             stopped.countDown();
         }
@@ -112,6 +116,11 @@ public final class OutboxRelay implements Runnable {
         if (t != null) {
             t.interrupt();
         }
+    }
+
+    /** The relay's thread has not ended (it keeps running through outages; only a bug or shutdown ends it). */
+    public boolean alive() {
+        return stopped.getCount() > 0;
     }
 
     public boolean awaitStop(Duration timeout) throws InterruptedException {

@@ -114,6 +114,19 @@ class OutboxRelayTest {
     }
 
     @Test
+    void aBugStopsTheRelayAndItCountsAsDeadWithTheEventsKept() throws Exception {
+        outbox.add(CONFIRMED, 1);
+        OutboxRelay broken = new OutboxRelay(outbox, events -> {
+            throw new IllegalStateException("a bug");
+        }, 100, Duration.ofMillis(200), new Backoff(Duration.ofMillis(10), Duration.ofMillis(100)),
+                new WriterMetrics(new SimpleMeterRegistry()));
+        assertTrue(broken.alive());
+        Thread.ofPlatform().start(broken).join(Duration.ofSeconds(10));
+        assertFalse(broken.alive(), "health turns DOWN");
+        assertEquals(1, outbox.rows.size(), "the event stays in the outbox");
+    }
+
+    @Test
     void aDatabaseFailureBeforeTheSendPublishesNothing() {
         outbox.add(CONFIRMED, 1);
         outbox.down = true;
