@@ -7,7 +7,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,7 +98,9 @@ class OrderEventsIT {
                         "an order's changes in time order: " + events);
             }
         }
-        assertEquals(0, outbox(paying) + outbox(lapsing), "every event published is deleted from the outbox");
+        // The relay deletes a batch once acknowledged, which may be a moment after a consumer read it.
+        Await.until(Shoppers.CONFIRMATION, () -> outbox(paying) + outbox(lapsing) == 0,
+                "every event published to be deleted from the outbox");
     }
 
     @Test
@@ -113,11 +117,13 @@ class OrderEventsIT {
         String queued;
         shop.stack.kill9("writer");
         try {
-            // With the relay dead, every change is committed and none published: the outbox holds them.
+            // With the relay dead, every change is committed and none published: the outbox holds them. (A CONFIRMED
+            // may be there too: read by us, but its delete not committed at the kill; it is published again.)
             assertEquals("PAID", shop.pay(paid, payer, "k").code());
             shop.await(lapsed, lapser, "EXPIRED", Shoppers.CONFIRMATION);
-            Await.until(Shoppers.CONFIRMATION, () -> outbox(lapsing) == 2, "EXPIRED and UNIT_RETURNED in the outbox");
-            assertEquals(1, outbox(paying), "PAID in the outbox");
+            Await.until(Shoppers.CONFIRMATION, () -> outbox(lapsed, "UNIT_RETURNED") == 1, "UNIT_RETURNED in the outbox");
+            assertEquals(1, outbox(lapsed, "EXPIRED"), "EXPIRED in the outbox");
+            assertEquals(1, outbox(paid, "PAID"), "PAID in the outbox");
             queued = shop.bought(paying, late);
         } finally {
             shop.stack.seckill(STACK_OP, "up", "writer");
@@ -172,6 +178,20 @@ class OrderEventsIT {
         topic.awaitEvents(expected, EVENTS);
         assertEquals(orders, shop.sql("SELECT COUNT(*) FROM seckill_order WHERE sale_id = ?", sale));
         Await.until(Shoppers.CONFIRMATION, () -> outbox(sale) == 0, "the outbox emptied");
+    }
+
+    private long outbox(String orderId, String type) {
+        try (Connection c = shop.stack.db(); PreparedStatement ps = c.prepareStatement(
+                "SELECT COUNT(*) FROM order_event WHERE order_id = ? AND type = ?")) {
+            ps.setLong(1, Long.parseLong(orderId));
+            ps.setString(2, type);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new AssertionError("failed to query MySQL: " + e.getMessage(), e);
+        }
     }
 
     private long outbox(long saleId) {
