@@ -232,8 +232,12 @@ kafka_format() {
   [ -s "$RUN/kafka-cluster-id" ] || kafka_java kafka.tools.StorageTool random-uuid > "$RUN/kafka-cluster-id"
   kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --cluster-id "$(cat "$RUN/kafka-cluster-id")"
 }
-# The topics as name:partitions.
-kafka_topics() { echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:${KAFKA_DLT_PARTITIONS:-$KAFKA_PARTITIONS}"; }
+# The topics as name:partitions. seckill.order-events (the writer's outbox relay, keyed by order) is partitioned like
+# the orders topic.
+kafka_topics() {
+  echo "seckill.orders:$KAFKA_PARTITIONS seckill.orders.DLT:${KAFKA_DLT_PARTITIONS:-$KAFKA_PARTITIONS}" \
+    "seckill.order-events:$KAFKA_PARTITIONS"
+}
 kafka_healthy() { grep -q "Kafka Server started" "$(log_of "$1")" 2>/dev/null && port_in_use "$(node_port "$1")"; }
 kafka_launch() {
   kafka_fetch

@@ -1,5 +1,7 @@
 package dev.seckill.expiry;
 
+import dev.seckill.event.OrderEventOutbox;
+import dev.seckill.event.OrderStateEvent;
 import dev.seckill.failure.DependencyUnavailable;
 
 import javax.sql.DataSource;
@@ -17,7 +19,9 @@ import java.util.Map;
 /**
  * The expiry's SQL. The decisive statement is the conditional UPDATE {@code ... WHERE state = 'CONFIRMED'}: a pay
  * (PaymentRepository) updates the same row under {@code NOW(3) <= payBy}, this one only rows past payBy, and the
- * row lock orders the two, so each order is PAID or EXPIRED, never both, and expires once.
+ * row lock orders the two, so each order is PAID or EXPIRED, never both, and expires once. The order events of both
+ * of the expiry's changes (EXPIRED, and UNIT_RETURNED when its unit_return row is settled) are written to the outbox
+ * in the transaction that makes the change.
  */
 public final class LapsedOrderRepository implements LapsedOrders {
 
@@ -69,6 +73,7 @@ public final class LapsedOrderRepository implements LapsedOrders {
                     expireAll(c, lapsed);
                     owe(c, lapsed);
                     giveBack(c, saleId, lapsed.size());
+                    OrderEventOutbox.append(c, events(OrderStateEvent.Type.EXPIRED, lapsed));
                 }
                 c.commit();
                 return lapsed;
@@ -151,20 +156,57 @@ public final class LapsedOrderRepository implements LapsedOrders {
         }
     }
 
+    /**
+     * One transaction: lock the owed rows still there, delete them, and record a UNIT_RETURNED event for each. Two
+     * instances settling the same rows (both read them as pending) are ordered by the row locks: the second finds
+     * them gone and records nothing, so each order's unit is returned once in the events too.
+     */
     @Override
     public void settled(Collection<Long> orderIds) {
         if (orderIds.isEmpty()) {
             return;
         }
-        String sql = "DELETE FROM unit_return WHERE order_id IN (" + marks(orderIds.size()) + ")";
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = 1;
-            for (long id : orderIds) {
-                ps.setLong(i++, id);
+        String in = " FROM unit_return WHERE order_id IN (" + marks(orderIds.size()) + ")";
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            try {
+                List<LapsedOrder> owed = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT order_id, sale_id, user_id" + in + " FOR UPDATE")) {
+                    bind(ps, orderIds);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            owed.add(new LapsedOrder(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
+                        }
+                    }
+                }
+                if (!owed.isEmpty()) {
+                    try (PreparedStatement ps = c.prepareStatement("DELETE" + in)) {
+                        bind(ps, orderIds);
+                        ps.executeUpdate();
+                    }
+                    OrderEventOutbox.append(c, events(OrderStateEvent.Type.UNIT_RETURNED, owed));
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
             }
-            ps.executeUpdate();
         } catch (SQLException e) {
             throw new DependencyUnavailable("failed to settle the units given back: " + e.getMessage(), e);
+        }
+    }
+
+    /** The expiry's changes have no request: their events carry no request id. */
+    private static List<OrderEventOutbox.Change> events(OrderStateEvent.Type type, List<LapsedOrder> orders) {
+        return orders.stream().map(o -> new OrderEventOutbox.Change(type, o.orderId(), o.saleId(), o.userId(), null))
+                .toList();
+    }
+
+    private static void bind(PreparedStatement ps, Collection<Long> ids) throws SQLException {
+        int i = 1;
+        for (long id : ids) {
+            ps.setLong(i++, id);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.seckill.order;
 
 import dev.seckill.http.Answers;
 import dev.seckill.http.Ids;
+import dev.seckill.http.RequestIds;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
@@ -72,7 +73,7 @@ public final class OrderService implements HttpService {
             return;
         }
         long orderId = asked.get().id();
-        switch (payer.pay(orderId, asked.get().user().id(), IdempotencyKey.of(req))) {
+        switch (payer.pay(orderId, asked.get().user().id(), IdempotencyKey.of(req), RequestIds.of(req))) {
             case PayOutcome.Paid p -> {
                 Map<String, Object> body = view(p.order(), false);
                 body.put("paymentReference", p.payment().reference());

@@ -28,7 +28,8 @@ public final class Payer {
         this.clock = clock;
     }
 
-    public PayOutcome pay(long orderId, long userId, String idempotencyKey) {
+    /** @param requestId the pay request's id, carried by the order's PAID event */
+    public PayOutcome pay(long orderId, long userId, String idempotencyKey, String requestId) {
         Optional<Order> found = orders.byId(orderId, userId);
         if (found.isEmpty()) {
             return new PayOutcome.NotFound();
@@ -41,11 +42,11 @@ public final class Payer {
             // Past payBy on this clock: the expiry will take it; no charge that would only be refunded. The
             // database's clock still decides every order that is charged.
             case CONFIRMED -> clock.instant().isAfter(order.payBy()) ? new PayOutcome.Expired()
-                    : charge(order, idempotencyKey);
+                    : charge(order, idempotencyKey, requestId);
         };
     }
 
-    private PayOutcome charge(Order order, String key) {
+    private PayOutcome charge(Order order, String key, String requestId) {
         Charge charge = provider.charge(new ChargeRequest(order.orderId(), order.userId(), order.priceCents(), key));
         if (!(charge instanceof Charge.Approved approved)) {
             LOG.log(System.Logger.Level.INFO, "payment of order " + order.orderId() + " declined: "
@@ -53,7 +54,7 @@ public final class Payer {
             return new PayOutcome.Declined();
         }
         PaymentRecord mine = new PaymentRecord(key, provider.name(), approved.reference(), order.priceCents());
-        boolean won = payments.recordPaid(order.orderId(), order.userId(), order.payBy(), mine);
+        boolean won = payments.recordPaid(order, mine, requestId);
         Order now = orders.byId(order.orderId(), order.userId()).orElseThrow(
                 () -> new IllegalStateException("order " + order.orderId() + " vanished while being paid"));
         if (won) {

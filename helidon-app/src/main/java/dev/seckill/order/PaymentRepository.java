@@ -1,5 +1,7 @@
 package dev.seckill.order;
 
+import dev.seckill.event.OrderEventOutbox;
+import dev.seckill.event.OrderStateEvent;
 import dev.seckill.failure.DependencyUnavailable;
 
 import javax.sql.DataSource;
@@ -8,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import static dev.seckill.db.SqlTimes.utc;
@@ -15,7 +18,8 @@ import static dev.seckill.db.SqlTimes.utc;
 /**
  * Payments in MySQL. The pay is one conditional UPDATE: {@code state = 'CONFIRMED' AND NOW(3) <= payBy}, where the
  * expiry's is {@code state = 'CONFIRMED' AND NOW(3) > payBy}; the row lock and the affected-row count decide which
- * one happened, so an order is never both PAID and EXPIRED.
+ * one happened, so an order is never both PAID and EXPIRED. The order's PAID event is written to the outbox in the
+ * pay's transaction.
  */
 public final class PaymentRepository implements PaymentStore {
 
@@ -33,12 +37,15 @@ public final class PaymentRepository implements PaymentStore {
     }
 
     @Override
-    public boolean recordPaid(long orderId, long userId, Instant payBy, PaymentRecord payment) {
+    public boolean recordPaid(Order order, PaymentRecord payment, String requestId) {
+        long orderId = order.orderId();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                boolean paid = pay(c, orderId, userId, payBy) && store(c, orderId, payment);
+                boolean paid = pay(c, orderId, order.userId(), order.payBy()) && store(c, orderId, payment);
                 if (paid) {
+                    OrderEventOutbox.append(c, List.of(new OrderEventOutbox.Change(OrderStateEvent.Type.PAID,
+                            orderId, order.saleId(), order.userId(), requestId)));
                     c.commit();
                 } else {
                     c.rollback();

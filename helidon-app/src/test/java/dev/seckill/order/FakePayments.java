@@ -15,6 +15,8 @@ public final class FakePayments implements PaymentStore, OrderSource {
 
     public final Map<Long, Order> orders = new ConcurrentHashMap<>();
     public final Map<Long, PaymentRecord> payments = new ConcurrentHashMap<>();
+    /** The request id each PAID order's event carries. */
+    public final Map<Long, String> paidBy = new ConcurrentHashMap<>();
     public Runnable beforeDecision = () -> { };
     private final Clock clock;
 
@@ -42,15 +44,18 @@ public final class FakePayments implements PaymentStore, OrderSource {
     }
 
     @Override
-    public synchronized boolean recordPaid(long orderId, long userId, Instant payBy, PaymentRecord payment) {
+    public synchronized boolean recordPaid(Order order, PaymentRecord payment, String requestId) {
         beforeDecision.run();
+        long orderId = order.orderId();
+        long userId = order.userId();
         Order o = orders.get(orderId);
         Instant now = clock.instant();
-        if (o == null || o.userId() != userId || o.state() != OrderState.CONFIRMED || now.isAfter(payBy)) {
+        if (o == null || o.userId() != userId || o.state() != OrderState.CONFIRMED || now.isAfter(order.payBy())) {
             return false;
         }
         orders.put(orderId, new Order(orderId, o.saleId(), userId, o.priceCents(), OrderState.PAID, o.payBy(), now));
         payments.put(orderId, payment);
+        paidBy.put(orderId, requestId);
         return true;
     }
 

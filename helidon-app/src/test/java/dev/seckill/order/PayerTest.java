@@ -31,20 +31,21 @@ class PayerTest {
     @Test
     void aConfirmedOrderWithinItsWindowIsChargedOnceAndPaid() {
         db.confirmed(5, 1, 7, 60);
-        PayOutcome.Paid paid = assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "key-1"));
+        PayOutcome.Paid paid = assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "key-1", "req-1"));
         assertEquals(OrderState.PAID, paid.order().state());
         assertEquals(NOW, paid.order().paidAt());
         assertEquals("key-1", db.payments.get(5L).idempotencyKey());
         assertEquals(1, provider.charges.size());
         assertEquals(1999, provider.charges.get(0).amountCents());
+        assertEquals("req-1", db.paidBy.get(5L), "the pay's request id goes with the PAID event");
     }
 
     @Test
     void aRepeatAnswersTheSamePaymentWithoutChargingAgain() {
         db.confirmed(5, 1, 7, 60);
-        PayOutcome first = payer.pay(5, 7, "key-1");
-        assertEquals(first, payer.pay(5, 7, "key-1"));
-        assertEquals(first, payer.pay(5, 7, "another-key"), "a paid order is paid, whatever the key");
+        PayOutcome first = payer.pay(5, 7, "key-1", "req-1");
+        assertEquals(first, payer.pay(5, 7, "key-1", "req-1"));
+        assertEquals(first, payer.pay(5, 7, "another-key", "req-1"), "a paid order is paid, whatever the key");
         assertEquals(1, provider.charges.size());
         assertEquals(List.of(), provider.refunds);
     }
@@ -52,9 +53,9 @@ class PayerTest {
     @Test
     void anOrderPastPayByIsExpiredWithoutACharge() {
         db.confirmed(5, 1, 7, -1);
-        assertInstanceOf(PayOutcome.Expired.class, payer.pay(5, 7, "k"));
+        assertInstanceOf(PayOutcome.Expired.class, payer.pay(5, 7, "k", "req-1"));
         db.expire(5);
-        assertInstanceOf(PayOutcome.Expired.class, payer.pay(5, 7, "k"));
+        assertInstanceOf(PayOutcome.Expired.class, payer.pay(5, 7, "k", "req-1"));
         assertEquals(List.of(), provider.charges);
     }
 
@@ -62,7 +63,7 @@ class PayerTest {
     void whenTheExpiryWinsTheRaceTheChargeIsRefundedAndTheAnswerIsExpired() {
         db.confirmed(5, 1, 7, 60);
         db.beforeDecision = () -> db.expire(5);
-        assertInstanceOf(PayOutcome.Expired.class, payer.pay(5, 7, "k"));
+        assertInstanceOf(PayOutcome.Expired.class, payer.pay(5, 7, "k", "req-1"));
         assertEquals(1, provider.refunds.size());
         assertEquals(OrderState.EXPIRED, db.orders.get(5L).state());
         assertEquals(Map.of(), db.payments);
@@ -74,9 +75,9 @@ class PayerTest {
         PaymentRecord theirs = new PaymentRecord("tab-2", "local", "local-5-other", 1999);
         db.beforeDecision = () -> {
             db.beforeDecision = () -> { };
-            db.recordPaid(5, 7, db.orders.get(5L).payBy(), theirs);
+            db.recordPaid(db.orders.get(5L), theirs, "req-2");
         };
-        PayOutcome.Paid paid = assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "tab-1"));
+        PayOutcome.Paid paid = assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "tab-1", "req-1"));
         assertEquals(theirs, paid.payment());
         assertEquals(1, provider.refunds.size(), "our charge went back");
     }
@@ -86,9 +87,9 @@ class PayerTest {
         db.confirmed(5, 1, 7, 60);
         db.beforeDecision = () -> {
             db.beforeDecision = () -> { };
-            assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "same"));
+            assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "same", "req-1"));
         };
-        assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "same"));
+        assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "same", "req-1"));
         assertEquals(List.of(), provider.refunds, "both requests hold the very charge that paid");
     }
 
@@ -96,20 +97,20 @@ class PayerTest {
     void aDeclinedChargeLeavesTheOrderPayable() {
         db.confirmed(5, 1, 7, 60);
         provider.decline = true;
-        assertInstanceOf(PayOutcome.Declined.class, payer.pay(5, 7, "k"));
+        assertInstanceOf(PayOutcome.Declined.class, payer.pay(5, 7, "k", "req-1"));
         assertEquals(OrderState.CONFIRMED, db.orders.get(5L).state());
         provider.decline = false;
-        assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "k2"));
+        assertInstanceOf(PayOutcome.Paid.class, payer.pay(5, 7, "k2", "req-1"));
     }
 
     @Test
     void anotherUsersOrderIsNotFoundAndAReservationIsNotConfirmed() {
         db.confirmed(5, 1, 7, 60);
-        assertInstanceOf(PayOutcome.NotFound.class, payer.pay(5, 8, "k"));
-        assertInstanceOf(PayOutcome.NotFound.class, payer.pay(6, 7, "k"));
+        assertInstanceOf(PayOutcome.NotFound.class, payer.pay(5, 8, "k", "req-1"));
+        assertInstanceOf(PayOutcome.NotFound.class, payer.pay(6, 7, "k", "req-1"));
         marks.put("1:7", "6");
-        assertInstanceOf(PayOutcome.NotConfirmed.class, payer.pay(6, 7, "k"), "reserved, no row yet");
-        assertInstanceOf(PayOutcome.NotFound.class, payer.pay(6, 8, "k"));
+        assertInstanceOf(PayOutcome.NotConfirmed.class, payer.pay(6, 7, "k", "req-1"), "reserved, no row yet");
+        assertInstanceOf(PayOutcome.NotFound.class, payer.pay(6, 8, "k", "req-1"));
         assertEquals(List.of(), provider.charges);
     }
 }

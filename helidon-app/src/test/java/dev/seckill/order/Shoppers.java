@@ -68,6 +68,17 @@ final class Shoppers {
         return http.post(base + "/api/sales/" + saleId + "/purchase", null, auth(userId));
     }
 
+    /** A purchase sent with its own X-Request-Id (the service keeps a safe one as the request's id). */
+    HttpJson.Response buy(long saleId, long userId, String requestId) {
+        return http.post(base + "/api/sales/" + saleId + "/purchase", null, auth(userId, "X-Request-Id", requestId));
+    }
+
+    /** A pay sent with its own X-Request-Id. */
+    HttpJson.Response pay(String orderId, long userId, String key, String requestId) {
+        return http.post(base + "/api/orders/" + orderId + "/pay", null,
+                auth(userId, "Idempotency-Key", key, "X-Request-Id", requestId));
+    }
+
     /** Buys and returns the order id, failing unless the answer is 202. */
     String bought(long saleId, long userId) {
         HttpJson.Response r = buy(saleId, userId);

@@ -8,6 +8,9 @@ import dev.seckill.writer.consume.KafkaClients;
 import dev.seckill.writer.consume.OrderConsumerLoop;
 import dev.seckill.writer.deadletter.DeadLetterPublisher;
 import dev.seckill.writer.observe.WriterMetrics;
+import dev.seckill.writer.relay.JdbcOutbox;
+import dev.seckill.writer.relay.KafkaEventSender;
+import dev.seckill.writer.relay.OutboxRelay;
 import dev.seckill.writer.store.DataSources;
 import dev.seckill.writer.store.OrderBatchWriter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,7 +22,8 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One running writer instance: its pool, dead-letter producer and consumer loop thread, wired together. The
+ * One running writer instance: its pool, dead-letter producer and consumer loop thread, and the outbox relay with its
+ * producer and thread, wired together. The
  * process runs one ({@link WriterMain}); a test may run a second one in its own JVM to share the partitions.
  */
 public final class Writer implements AutoCloseable {
@@ -30,13 +34,19 @@ public final class Writer implements AutoCloseable {
     private final HikariDataSource db;
     private final KafkaProducer<byte[], byte[]> producer;
     private final OrderConsumerLoop loop;
+    private final Relay relay;
     private final Duration shutdownTimeout;
 
-    private Writer(HikariDataSource db, KafkaProducer<byte[], byte[]> producer, OrderConsumerLoop loop,
+    /** The relay and its own producer (its record keys and ack waits are not the dead letters'); null when off. */
+    private record Relay(OutboxRelay relay, KafkaProducer<byte[], byte[]> producer) {
+    }
+
+    private Writer(HikariDataSource db, KafkaProducer<byte[], byte[]> producer, OrderConsumerLoop loop, Relay relay,
                    Duration shutdownTimeout) {
         this.db = db;
         this.producer = producer;
         this.loop = loop;
+        this.relay = relay;
         this.shutdownTimeout = shutdownTimeout;
     }
 
@@ -58,7 +68,22 @@ public final class Writer implements AutoCloseable {
                 new Backoff(settings.retry().initialBackoff(), settings.retry().maxBackoff()),
                 settings.kafka().pollTimeout(), settings.stall(), metrics);
         Thread.ofPlatform().name(clientId).start(loop);
-        return new Writer(db, producer, loop, settings.shutdownTimeout());
+        return new Writer(db, producer, loop, startRelay(settings, db, clientId, metrics), settings.shutdownTimeout());
+    }
+
+    private static Relay startRelay(WriterSettings settings, DataSource db, String clientId, WriterMetrics metrics) {
+        WriterSettings.Relay r = settings.relay();
+        if (!r.enabled()) {
+            return null;
+        }
+        KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(KafkaClients.producerProperties(settings.kafka(), clientId + "-events"));
+        OutboxRelay relay = new OutboxRelay(new JdbcOutbox(db),
+                new KafkaEventSender(producer, r.topic(), Duration.ofMillis(KafkaClients.DELIVERY_TIMEOUT_MS + 1000)),
+                r.batch(), r.poll(), new Backoff(settings.retry().initialBackoff(), settings.retry().maxBackoff()),
+                metrics);
+        Thread.ofPlatform().name(clientId + "-relay").start(relay);
+        return new Relay(relay, producer);
     }
 
     public DataSource dataSource() {
@@ -69,6 +94,11 @@ public final class Writer implements AutoCloseable {
         return loop;
     }
 
+    /** The outbox relay's thread runs (or this instance runs none: relay.enabled is false). */
+    public boolean relayAlive() {
+        return relay == null || relay.relay().alive();
+    }
+
     /**
      * Stops the loop (wakeup; an uncommitted batch is abandoned and re-read by the next owner), waits for it up
      * to the shutdown timeout, then closes the producer and the pool.
@@ -76,15 +106,25 @@ public final class Writer implements AutoCloseable {
     @Override
     public void close() {
         loop.shutdown();
+        if (relay != null) {
+            relay.relay().shutdown();
+        }
         try {
             if (!loop.awaitStop(shutdownTimeout)) {
                 LOG.log(System.Logger.Level.WARNING, "failed to stop the consumer loop within " + shutdownTimeout
                         + ": closing the clients under it (its batch is not committed and will be re-read)");
             }
+            if (relay != null && !relay.relay().awaitStop(shutdownTimeout)) {
+                LOG.log(System.Logger.Level.WARNING, "failed to stop the outbox relay within " + shutdownTimeout
+                        + ": closing the clients under it (its batch is not committed and will be published again)");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         producer.close(Duration.ofSeconds(5));
+        if (relay != null) {
+            relay.producer().close(Duration.ofSeconds(5));
+        }
         db.close();
     }
 }

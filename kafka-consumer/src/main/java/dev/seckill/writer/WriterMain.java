@@ -34,7 +34,8 @@ public final class WriterMain {
         WebServer server = WebServer.builder()
                 .config(config.get("server"))
                 .addFeature(ObserveFeature.builder()
-                        .addObserver(WriterHealth.observer(writer.dataSource(), writer.loop()::alive))
+                        .addObserver(WriterHealth.observer(writer.dataSource(), writer.loop()::alive,
+                                writer::relayAlive))
                         .addObserver(metrics)
                         .build())
                 .build()

@@ -1,6 +1,7 @@
 package dev.seckill.writer;
 
 import dev.seckill.event.OrderEvent;
+import dev.seckill.event.OrderStateEvent;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.Stack;
 import dev.seckill.writer.config.WriterSettings;
@@ -36,6 +37,8 @@ class TwoWritersIT {
                         OrdersTopic.GROUP, 500, Duration.ofMillis(200), Duration.ofSeconds(10)),
                 new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword(), 3),
                 new WriterSettings.Retry(Duration.ofMillis(100), Duration.ofSeconds(2), 5),
+                // A second relay too: it stands by, or publishes while the stack's stands by.
+                new WriterSettings.Relay(true, OrderStateEvent.TOPIC, Duration.ofMillis(200), 500),
                 Duration.ofSeconds(60), Duration.ofSeconds(10));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 

@@ -124,18 +124,19 @@ class WriterIT {
     }
 
     @Test
-    void healthIsUpWithTheDatabaseAndTheConsumerAndMetricsArePublished() {
+    void healthIsUpWithTheDatabaseTheConsumerAndTheRelayAndMetricsArePublished() {
         HttpJson.Response health = new HttpJson().get(Stack.get().writerUrl() + "/observe/health");
         assertEquals(200, health.status(), health.body());
         List<String> checks = new ArrayList<>();
         health.json().path("checks").forEach(c -> checks.add(c.path("name").asText() + "=" + c.path("status").asText()));
-        assertEquals(List.of("db=UP", "consumer=UP"), checks.stream().sorted(Collections.reverseOrder()).toList());
+        assertEquals(List.of("consumer=UP", "db=UP", "relay=UP"), checks.stream().sorted().toList());
 
         String metrics = new HttpJson().get(Stack.get().writerUrl() + "/observe/metrics").body();
         for (String name : List.of("seckill_writer_batch_size_records", "seckill_writer_rows_inserted_total",
                 "seckill_writer_duplicates_ignored_total", "seckill_writer_db_transaction_seconds",
                 "seckill_writer_consumer_lag_records", "seckill_writer_dead_letters_total",
-                "seckill_writer_guard_breaches_total")) {
+                "seckill_writer_guard_breaches_total", "seckill_writer_events_published_total",
+                "seckill_writer_events_relay_failures_total")) {
             assertTrue(metrics.contains(name), name + " in /observe/metrics");
         }
     }

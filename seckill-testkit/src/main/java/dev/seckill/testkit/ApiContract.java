@@ -8,7 +8,6 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -237,22 +236,7 @@ public final class ApiContract {
      */
     private Schema schema(JsonNode node) {
         return schemas.computeIfAbsent(node, n -> registry.getSchema(
-                SchemaLocation.of("urn:seckill:schema:" + inline.incrementAndGet()), absoluteRefs(n.deepCopy())));
-    }
-
-    private static JsonNode absoluteRefs(JsonNode node) {
-        if (node instanceof ObjectNode o) {
-            JsonNode ref = o.get("$ref");
-            if (ref != null && ref.isString() && ref.asString().startsWith("#")) {
-                o.put("$ref", BASE + ref.asString());
-            }
-            for (Map.Entry<String, JsonNode> e : o.properties()) {
-                absoluteRefs(e.getValue());
-            }
-        } else if (node.isArray()) {
-            node.forEach(ApiContract::absoluteRefs);
-        }
-        return node;
+                SchemaLocation.of("urn:seckill:schema:" + inline.incrementAndGet()), SchemaRefs.absolute(n.deepCopy(), BASE)));
     }
 
     private static boolean contains(JsonNode array, String value) {

@@ -11,7 +11,7 @@ import java.util.Objects;
  * Every setting of the writer, read once from config at start and validated there, so that a bad value stops the
  * process with a clear message instead of surfacing later inside the consumer loop.
  */
-public record WriterSettings(Kafka kafka, Db db, Retry retry, Duration stall, Duration shutdownTimeout) {
+public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Duration stall, Duration shutdownTimeout) {
 
     /** Largest batch accepted: one batch is one transaction and one multi-row insert. */
     public static final int MAX_BATCH = 5000;
@@ -20,6 +20,7 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Duration stall, Du
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(db, "db");
         Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(relay, "relay");
         positive(stall, "writer.stall-ms");
         positive(shutdownTimeout, "writer.shutdown-timeout-ms");
     }
@@ -66,11 +67,26 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Duration stall, Du
         }
     }
 
+    /**
+     * The outbox relay: where order events go, how often an idle relay looks for new ones, how many one transaction
+     * publishes. {@code enabled} false leaves the publishing to the other instances.
+     */
+    public record Relay(boolean enabled, String topic, Duration poll, int batch) {
+        public Relay {
+            notBlank(topic, "relay.topic");
+            positive(poll, "relay.poll-ms");
+            if (batch < 1 || batch > MAX_BATCH) {
+                throw new IllegalArgumentException("relay.batch must be 1.." + MAX_BATCH + ", is " + batch);
+            }
+        }
+    }
+
     /** Reads the settings from the root config; every default is in application.yaml, and only there. */
     public static WriterSettings from(Config root) {
         Config k = root.get("kafka");
         Config d = root.get("db");
         Config w = root.get("writer");
+        Config r = root.get("relay");
         return new WriterSettings(
                 new Kafka(Setting.text(k.get("bootstrap")), Setting.text(k.get("topic")),
                         Setting.text(k.get("dead-letter-topic")), Setting.text(k.get("group-id")),
@@ -80,6 +96,8 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Duration stall, Du
                         Setting.integer(d.get("pool"))),
                 new Retry(millis(w.get("backoff.initial-ms")), millis(w.get("backoff.max-ms")),
                         Setting.integer(w.get("version-attempts"))),
+                new Relay(Setting.flag(r.get("enabled")), Setting.text(r.get("topic")), millis(r.get("poll-ms")),
+                        Setting.integer(r.get("batch"))),
                 millis(w.get("stall-ms")),
                 millis(w.get("shutdown-timeout-ms")));
     }

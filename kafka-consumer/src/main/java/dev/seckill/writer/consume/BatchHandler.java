@@ -52,7 +52,7 @@ public final class BatchHandler {
                 letters.add(new DeadLetter(r, RejectReason.INVALID_EVENT, e.getMessage()));
             }
         }
-        BatchResult result = write(events);
+        BatchResult result = write(events, sources.stream().map(OrderLog::requestId).toList());
         if (!events.isEmpty()) {
             orderLog.written(sources, events, result);
         }
@@ -78,13 +78,13 @@ public final class BatchHandler {
         }
     }
 
-    private BatchResult write(List<OrderEvent> events) {
+    private BatchResult write(List<OrderEvent> events, List<String> requestIds) {
         if (events.isEmpty()) {
             return BatchResult.EMPTY;
         }
         long start = System.nanoTime();
         try {
-            BatchResult result = store.write(events);
+            BatchResult result = store.write(events, requestIds);
             metrics.transaction(Duration.ofNanos(System.nanoTime() - start), true);
             metrics.written(result);
             return result;

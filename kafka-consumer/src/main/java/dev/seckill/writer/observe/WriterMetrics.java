@@ -26,6 +26,8 @@ public final class WriterMetrics {
     private final Counter guardBreaches;
     private final Counter versionConflicts;
     private final Counter batchRetries;
+    private final Counter eventsPublished;
+    private final Counter relayFailures;
     private final Timer committed;
     private final Timer failed;
     private final Map<RejectReason, Counter> deadLetters = new EnumMap<>(RejectReason.class);
@@ -48,6 +50,11 @@ public final class WriterMetrics {
                 .description("Optimistic-lock conflicts on sale rows, retried in the transaction").register(registry);
         batchRetries = Counter.builder("seckill.writer.batch.retries")
                 .description("Batches rolled back and retried after a DB or dead-letter failure").register(registry);
+        eventsPublished = Counter.builder("seckill.writer.events.published")
+                .description("Order events the outbox relay published (acknowledged by Kafka)").register(registry);
+        relayFailures = Counter.builder("seckill.writer.events.relay.failures")
+                .description("Outbox relay batches rolled back after a DB or Kafka failure (published again)")
+                .register(registry);
         committed = transactionTimer(registry, "committed");
         failed = transactionTimer(registry, "failed");
         for (RejectReason r : RejectReason.values()) {
@@ -79,6 +86,14 @@ public final class WriterMetrics {
 
     public void retried() {
         batchRetries.increment();
+    }
+
+    public void published(int events) {
+        eventsPublished.increment(events);
+    }
+
+    public void relayFailed() {
+        relayFailures.increment();
     }
 
     public void lag(long records) {

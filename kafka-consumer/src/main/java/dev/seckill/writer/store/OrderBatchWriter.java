@@ -1,6 +1,8 @@
 package dev.seckill.writer.store;
 
 import dev.seckill.event.OrderEvent;
+import dev.seckill.event.OrderEventOutbox;
+import dev.seckill.event.OrderStateEvent;
 import dev.seckill.writer.batch.BatchPlan;
 import dev.seckill.writer.batch.BatchResult;
 import dev.seckill.writer.batch.GuardBreach;
@@ -22,7 +24,8 @@ import java.util.Set;
 /**
  * One batch, one transaction: read the batch's sales and the orders it may repeat, decide what is new
  * ({@link BatchPlan}), insert every new order with one multi-row {@code INSERT IGNORE}, then decrement each sale's
- * stock by the rows inserted for it through the {@link StockGuard}, and commit.
+ * stock by the rows inserted for it through the {@link StockGuard}, record a CONFIRMED order event per row inserted
+ * in the outbox ({@link OrderEventOutbox}), and commit.
  *
  * <p>The insert count is checked against the plan, so the stock moves by exactly the rows this transaction added;
  * a redelivered order is a duplicate and changes nothing. A pass that cannot be committed is rolled back and the
@@ -47,14 +50,17 @@ public final class OrderBatchWriter implements OrderStore {
     }
 
     @Override
-    public BatchResult write(List<OrderEvent> events) throws SQLException {
+    public BatchResult write(List<OrderEvent> events, List<String> requestIds) throws SQLException {
         if (events.isEmpty()) {
             return BatchResult.EMPTY;
+        }
+        if (requestIds.size() != events.size()) {
+            throw new IllegalArgumentException(events.size() + " events but " + requestIds.size() + " request ids");
         }
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                BatchResult result = write(c, events);
+                BatchResult result = write(c, events, requestIds);
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -64,7 +70,7 @@ public final class OrderBatchWriter implements OrderStore {
         }
     }
 
-    private BatchResult write(Connection c, List<OrderEvent> events) throws SQLException {
+    private BatchResult write(Connection c, List<OrderEvent> events, List<String> requestIds) throws SQLException {
         Set<Long> saleIds = new LinkedHashSet<>();
         events.forEach(e -> saleIds.add(e.saleId()));
         // Per sale, the guard's first refusal; its stockLeft caps that sale in every later pass.
@@ -80,7 +86,8 @@ public final class OrderBatchWriter implements OrderStore {
             BatchPlan plan = BatchPlan.of(events, versions.keySet(), stored);
             List<Rejection> rejections = new ArrayList<>(plan.rejections());
             Map<Long, List<Integer>> writing = capped(plan, breaches, rejections);
-            List<OrderEvent> rows = writing.values().stream().flatMap(List::stream).map(events::get).toList();
+            List<Integer> written = writing.values().stream().flatMap(List::stream).toList();
+            List<OrderEvent> rows = written.stream().map(events::get).toList();
 
             int inserted = rows.isEmpty() ? 0 : OrderTable.insertIgnore(c, rows);
             if (inserted != rows.size()) {
@@ -111,9 +118,16 @@ public final class OrderBatchWriter implements OrderStore {
                 c.rollback();
                 continue;
             }
+            // Exactly the rows this transaction inserted (the count matched the plan): their CONFIRMED events.
+            OrderEventOutbox.append(c, written.stream().map(i -> confirmed(events.get(i), requestIds.get(i))).toList());
             rejections.sort(Comparator.comparingInt(Rejection::index));
             return new BatchResult(inserted, plan.duplicates(), rejections, List.copyOf(breaches.values()), conflicts);
         }
+    }
+
+    private static OrderEventOutbox.Change confirmed(OrderEvent e, String requestId) {
+        return new OrderEventOutbox.Change(OrderStateEvent.Type.CONFIRMED, e.orderIdValue(), e.saleId(), e.userId(),
+                requestId);
     }
 
     /**

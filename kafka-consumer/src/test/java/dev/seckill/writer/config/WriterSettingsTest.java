@@ -23,7 +23,9 @@ class WriterSettingsTest {
         assertEquals(1000, s.kafka().maxPollRecords());
         assertEquals(Duration.ofMillis(100), s.retry().initialBackoff());
         assertEquals(Duration.ofSeconds(5), s.retry().maxBackoff());
-        assertEquals(3, s.db().pool());
+        assertEquals(4, s.db().pool());
+        assertEquals("seckill.order-events", s.relay().topic());
+        assertTrue(s.relay().enabled());
     }
 
     @Test

@@ -36,6 +36,18 @@ class BatchHandlerTest {
             new WriterMetrics(registry));
 
     @Test
+    void eachOrdersRequestIdHeaderGoesToTheStoreForItsConfirmedEvent() {
+        OrderEvent a = order(1, 10, 1);
+        OrderEvent b = order(2, 10, 2);
+        ConsumerRecord<byte[], byte[]> withId = record(0, 100, a);
+        withId.headers().add(OrderEvent.REQUEST_ID_HEADER, "req-a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        handler.handle(List.of(withId, raw(0, 101, "{not json"), record(0, 102, b)));
+
+        assertEquals(List.of(List.of(a, b)), store.calls);
+        assertEquals(List.of(java.util.Arrays.asList("req-a", "")), store.requestIds, "none for a record without one");
+    }
+
+    @Test
     void poisonRecordInTheMiddleIsDeadLetteredAndTheOthersAreWritten() {
         OrderEvent a = order(1, 10, 1);
         OrderEvent b = order(2, 10, 2);

@@ -15,14 +15,17 @@ import java.util.function.Function;
 final class FakeStore implements OrderStore {
 
     final List<List<OrderEvent>> calls = new CopyOnWriteArrayList<>();
+    /** The request ids each call got, index for index with its events. */
+    final List<List<String>> requestIds = new CopyOnWriteArrayList<>();
     final AtomicInteger failuresLeft = new AtomicInteger();
     volatile Runnable onWrite = () -> { };
     volatile Function<List<OrderEvent>, BatchResult> answer =
             events -> new BatchResult(events.size(), 0, List.of(), List.of(), 0);
 
     @Override
-    public BatchResult write(List<OrderEvent> events) throws SQLException {
+    public BatchResult write(List<OrderEvent> events, List<String> requestIds) throws SQLException {
         calls.add(List.copyOf(events));
+        this.requestIds.add(new java.util.ArrayList<>(requestIds));
         onWrite.run();
         if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new SQLTransientConnectionException("connection refused (the DB is down)");

@@ -63,6 +63,42 @@ class OrderBatchWriterIT {
     }
 
     @Test
+    void eachRowInsertedGetsOneConfirmedEventWithItsRequestIdAndARedeliveryNone() throws SQLException {
+        long sale = Sales.create(100);
+        List<OrderEvent> batch = Sales.orders(sale, 10);
+        List<String> requestIds = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            requestIds.add(i % 2 == 0 ? "req-" + i : null);
+        }
+        // Holding the relay lock, as another relay would, keeps the stack's relay from publishing (and deleting) them.
+        try (Connection lock = db.getConnection()) {
+            try (PreparedStatement ps = lock.prepareStatement("SELECT name FROM order_event_relay FOR UPDATE");
+                 ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+            }
+            writer.write(batch, requestIds);
+            writer.write(batch, requestIds);
+
+            List<String> events = new ArrayList<>();
+            try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "SELECT order_id, type, state, request_id FROM order_event WHERE sale_id = ? ORDER BY seq")) {
+                ps.setLong(1, sale);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        events.add(rs.getLong(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4));
+                    }
+                }
+            }
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                expected.add(batch.get(i).orderId() + " CONFIRMED CONFIRMED " + requestIds.get(i));
+            }
+            assertEquals(expected, events, "one per row, none for the redelivery");
+            lock.rollback();
+        }
+    }
+
+    @Test
     void redeliveryMixedWithNewOrdersInsertsOnlyTheNewOnes() throws SQLException {
         long sale = Sales.create(60);
         List<OrderEvent> all = Sales.orders(sale, 50);

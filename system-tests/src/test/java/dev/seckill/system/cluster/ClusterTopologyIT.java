@@ -95,6 +95,19 @@ class ClusterTopologyIT {
     }
 
     @Test
+    void theOrderEventsTopicIsReplicatedLikeTheOrdersTopic() {
+        try (OrdersTopic topic = new OrdersTopic(cluster)) {
+            List<TopicPartitionInfo> partitions = topic.partitions("seckill.order-events");
+            assertEquals(topic.partitions().size(), partitions.size(), "partitioned like the orders topic");
+            for (TopicPartitionInfo p : partitions) {
+                assertEquals(3, p.replicas().size(), "replicas of partition " + p.partition());
+            }
+            assertEquals(2, topic.minInSync("seckill.order-events"), "two copies before an event is acknowledged");
+            assertEquals(2, topic.minInSync(OrdersTopic.TOPIC));
+        }
+    }
+
+    @Test
     void theLoadBalancerSpreadsReadsOverBothEdges() {
         List<String> edges = cluster.nodes("edge");
         Map<String, Long> before = edges.stream().collect(Collectors.toMap(e -> e, this::saleReads));

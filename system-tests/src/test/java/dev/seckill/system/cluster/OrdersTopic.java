@@ -8,6 +8,7 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.utils.Utils;
 
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,19 @@ final class OrdersTopic implements AutoCloseable {
     }
 
     List<TopicPartitionInfo> partitions() {
-        return answer(admin.describeTopics(List.of(TOPIC)).allTopicNames()).get(TOPIC).partitions();
+        return partitions(TOPIC);
+    }
+
+    /** The partitions of another of the stack's topics (the order events). */
+    List<TopicPartitionInfo> partitions(String topic) {
+        return answer(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic).partitions();
+    }
+
+    /** A topic's {@code min.insync.replicas}, as the brokers apply it. */
+    int minInSync(String topic) {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        return Integer.parseInt(answer(admin.describeConfigs(List.of(r)).all()).get(r)
+                .get("min.insync.replicas").value());
     }
 
     /** The node id (kafka-N is node N) leading a partition, or -1 while it has none. */
