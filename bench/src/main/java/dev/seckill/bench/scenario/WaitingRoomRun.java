@@ -40,7 +40,7 @@ public final class WaitingRoomRun {
     static final int PREQUEUE_SECONDS = 20;
     static final int AFTER_SECONDS = 10;
     static final int BOTS = 200;
-    static final int ADMIT_SECONDS = 10;
+    static final int ADMIT_SECONDS = 20;
     static final Duration PAY_WINDOW = Duration.ofSeconds(5);
 
     private WaitingRoomRun() {
@@ -79,7 +79,7 @@ public final class WaitingRoomRun {
             Bench.say("waiting room " + sale + ": " + stock + " units, " + n + " buyers (" + bots + " scripted), line"
                     + " opens now, starts in " + PREQUEUE_SECONDS + " s");
             LoadClient.run(stack.edgePort(), sc.o().connections(), crowd,
-                    startNanos + Duration.ofSeconds(150).toNanos(), Duration.ofSeconds(30));
+                    startNanos + Duration.ofSeconds(240).toNanos(), Duration.ofSeconds(30));
             paid = payers.finish();
         }
         long reached = Math.round(serviceRequests(sc.admin()) - before);
@@ -95,7 +95,9 @@ public final class WaitingRoomRun {
         long plainReached = Math.round(serviceRequests(sc.admin()) - before);
         sc.awaitDrained("waiting room, no line", plain, page.attempts(), Duration.ofSeconds(120));
         sc.check("waiting room's crowd without a line", plain, page.attempts(), null);
-        return section(sale, places(sc.redis(), sale), crowd, page, paid, stock, reached, plainReached);
+        Map<Long, Long> places = places(sc.redis(), sale);
+        long prequeue = sc.redis().getScoredSortedSet(Keys.linePrequeue(sale), StringCodec.INSTANCE).size();
+        return section(sale, places, prequeue, crowd, page, paid, stock, reached, plainReached);
     }
 
     /**
@@ -123,12 +125,19 @@ public final class WaitingRoomRun {
         return places;
     }
 
-    private static Section section(long sale, Map<Long, Long> places, LineCrowd crowd, Crowd page,
+    /**
+     * The groups are the line's own verdict: a place within the pre-queue ({@code place <= prequeue}) or after it.
+     * A buyer meant to join during the pre-queue whose join the load client could only send after the draw is
+     * placed after it, and counted there (with its real joining moment), and the section says how many.
+     */
+    private static Section section(long sale, Map<Long, Long> places, long drawn, LineCrowd crowd, Crowd page,
                                    Map<String, Long> paid, int stock, long reached, long plainReached) {
         List<LineCrowd.Buyer> all = crowd.buyers();
         List<LineCrowd.Buyer> placed = all.stream().filter(b -> places.containsKey(b.userId)).toList();
-        double rhoPre = spearman(placed, b -> b.kind != LineCrowd.Kind.AFTER_START, places);
-        double rhoAfter = spearman(placed, b -> b.kind == LineCrowd.Kind.AFTER_START, places);
+        double rhoPre = spearman(placed, b -> places.get(b.userId) <= drawn, places);
+        double rhoAfter = spearman(placed, b -> places.get(b.userId) > drawn, places);
+        long late = placed.stream().filter(b -> b.kind != LineCrowd.Kind.AFTER_START && places.get(b.userId) > drawn)
+                .count();
         long bots = all.stream().filter(b -> b.kind == LineCrowd.Kind.BOT).count();
         long prequeue = all.stream().filter(b -> b.kind != LineCrowd.Kind.AFTER_START).count();
         long bought = all.stream().filter(b -> b.boughtNanos >= 0).count();
@@ -162,6 +171,8 @@ public final class WaitingRoomRun {
         data.put("buyers", all.size());
         data.put("scriptedClients", bots);
         data.put("rhoPrequeue", rhoPre);
+        data.put("prequeuePlaces", drawn);
+        data.put("meantForThePrequeueButSentAfterTheDraw", late);
         data.put("rhoAfterStart", rhoAfter);
         data.put("botsShareOfPrequeue", (double) bots / prequeue);
         data.put("botsShareOfUnits", bought == 0 ? 0 : (double) botsBought / bought);
@@ -192,6 +203,8 @@ public final class WaitingRoomRun {
                         + (Math.abs(rhoPre) <= 0.05 ? "met" : "**not met**"))
                 .row("rank correlation joining time / place, after the start", f("%.4f", rhoAfter),
                         "≥ 0.99: " + (rhoAfter >= 0.99 ? "met" : "**not met**"))
+                .row("places in the pre-queue / buyers meant for it whose join was sent after the draw",
+                        f("%,d / %,d", drawn, late), "")
                 .row("admissions out of line order (returned units included)", outOfOrder, "0")
                 .row("scripted clients: share of the pre-queue / of the units",
                         f("%.2f %% / %.2f %%", 100.0 * bots / prequeue, bought == 0 ? 0 : 100.0 * botsBought / bought),
