@@ -57,6 +57,7 @@ final class SecondService implements AutoCloseable {
         env.put("SECKILL_ADMIN_TOKEN", stack.adminToken());
         env.put("SECKILL_TOKEN_SECRET", stack.tokenSecret());
         env.put("SECKILL_LINE_SECRET", stack.lineSecret());
+        env.put("SECKILL_JWT_HS256_SECRET", stack.tokenSecret());
         env.put("SECKILL_EDGE_ADMIN", stack.edgeUrl());
         env.putAll(settings);
         Process p;
