@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.PriorityQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -59,6 +61,7 @@ public final class LineCrowd implements LoadClient.Script {
     private final Consumer<Attempt> won;
     private final List<Buyer> buyers = new ArrayList<>();
     private final List<Attempt> attempts = new ArrayList<>();
+    private final Map<String, Long> answers = new TreeMap<>();
     private final PriorityQueue<Buyer> queue = new PriorityQueue<>(Comparator.comparingLong(b -> b.due));
 
     /** @param won told of each 202 (the payers), on the client's thread */
@@ -79,6 +82,11 @@ public final class LineCrowd implements LoadClient.Script {
 
     public List<Buyer> buyers() {
         return buyers;
+    }
+
+    /** Every answer by request ("join", "poll", "buy") and {@link Answer#kind}, e.g. "poll 200 IN_LINE (edge)". */
+    public Map<String, Long> answers() {
+        return answers;
     }
 
     /** The purchase answers, for the invariants. */
@@ -111,6 +119,7 @@ public final class LineCrowd implements LoadClient.Script {
     @Override
     public void answered(LoadClient.Request request, long start, long end, Answer answer) {
         Buyer b = (Buyer) request.tag();
+        answers.merge(b.step.name().toLowerCase(java.util.Locale.ROOT) + " " + answer.kind(), 1L, Long::sum);
         if (b.step == Step.JOIN && b.joinedNanos < 0) {
             b.joinedNanos = start;
         }

@@ -96,7 +96,8 @@ public final class WaitingRoomRun {
         sc.awaitDrained("waiting room, no line", plain, page.attempts(), Duration.ofSeconds(120));
         sc.check("waiting room's crowd without a line", plain, page.attempts(), null);
         Map<Long, Long> places = places(sc.redis(), sale);
-        long prequeue = sc.redis().getScoredSortedSet(Keys.linePrequeue(sale), StringCodec.INSTANCE).size();
+        long prequeue = sc.redis().getScoredSortedSet(Keys.linePrequeue(sale), StringCodec.INSTANCE)
+                .size();
         return section(sale, places, prequeue, crowd, page, paid, stock, reached, plainReached);
     }
 
@@ -106,7 +107,8 @@ public final class WaitingRoomRun {
      */
     private static double serviceRequests(Admin admin) throws Exception {
         return admin.serviceMetrics().entrySet().stream()
-                .filter(e -> e.getKey().startsWith("seckill_api_requests_total")).mapToDouble(Map.Entry::getValue).sum();
+                .filter(e -> e.getKey().startsWith("seckill_api_requests_total"))
+                .mapToDouble(Map.Entry::getValue).sum();
     }
 
     /** Every buyer's place from 1: the pre-queue in its drawn order, then the sequence after the draw. */
@@ -187,6 +189,7 @@ public final class WaitingRoomRun {
         data.put("unitsBought", bought);
         data.put("stillWaitingAtTheEnd", waiting);
         data.put("payments", paid);
+        data.put("answers", crowd.answers());
         return new Section("waitingRoom", "The waiting room").data(data)
                 .goal("waiting room: rank correlation joining time / place, pre-queue", f("%.4f", rhoPre),
                         "|ρ| <= 0.05", Math.abs(rhoPre) <= 0.05)
@@ -220,7 +223,9 @@ public final class WaitingRoomRun {
                                 : f("%.2f s", (Double) data.get("secondsFromLastSaleToLastSoldOut")), "")
                 .row("units bought (returned units sold again included) / still waiting at the end",
                         f("%,d / %,d", bought, waiting), "")
-                .row("winners' payments", String.valueOf(paid), "");
+                .row("winners' payments", String.valueOf(paid), "")
+                .row("every answer the line's buyers got, by request, status and code", String.valueOf(crowd.answers()),
+                        "");
     }
 
     /** Spearman's rank correlation of joining time and place over the buyers {@code which} selects. */
