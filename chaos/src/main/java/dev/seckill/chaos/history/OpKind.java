@@ -1,0 +1,13 @@
+package dev.seckill.chaos.history;
+
+/** What a client of the workload asked for. */
+public enum OpKind {
+    /** {@code POST /api/sales/{id}/purchase} through the load balancer. */
+    PURCHASE,
+    /** {@code POST /api/orders/{orderId}/pay} through the load balancer. */
+    PAY,
+    /** A restock on an admin listener: {@code units} more. */
+    RESTOCK,
+    /** A sale created on an admin listener ({@code units} = its stock). */
+    CREATE_SALE
+}
