@@ -7,7 +7,7 @@ package dev.seckill.chaos.history;
  *
  * @param id        the operation's number in the history, from 1
  * @param requestId the {@code X-Request-Id} the client sent (the service logs it and stores it with the order)
- * @param units     a restock's or a new sale's units, else 0
+ * @param units     a new sale's units, else 0
  * @param node      who answered, when known (the {@code X-Served-By}-like header, or the admin listener used)
  */
 public record Op(long id, OpKind kind, String requestId, long saleId, long userId, int units, long startMillis,

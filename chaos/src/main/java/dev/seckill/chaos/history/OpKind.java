@@ -6,8 +6,6 @@ public enum OpKind {
     PURCHASE,
     /** {@code POST /api/orders/{orderId}/pay} through the load balancer. */
     PAY,
-    /** A restock on an admin listener: {@code units} more. */
-    RESTOCK,
     /** A sale created on an admin listener ({@code units} = its stock). */
     CREATE_SALE
 }
