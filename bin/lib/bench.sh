@@ -14,7 +14,7 @@ BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--
                      [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
                      [--flood-levels N,N...|none] [--flood-seconds S]
                      [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection] [--profile]
-                     [--hot-sale-seconds S (10)] [--no-hot-sale] [--no-large-sale] [--waiting-room]"
+                     [--hot-sale-seconds S (10)] [--no-hot-sale] [--no-large-sale] [--no-sign-in] [--waiting-room]"
 
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
@@ -72,14 +72,15 @@ bench_single_up() {
 }
 
 cmd_bench() {
-  local reuse=false keep=false args=() hot=true hot_seconds=10 connections=256 out=""
+  local reuse=false keep=false args=() hot=true hot_seconds=10 connections=256 out="" sign_in=true
   while [ $# -gt 0 ]; do
     case $1 in
       --reuse) reuse=true ;;
       --keep) keep=true ;;
       --no-hot-sale) hot=false ;;
       --hot-sale-seconds) [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"; hot_seconds=$2; shift ;;
-      --no-ceilings | --protection | --profile | --no-large-sale | --waiting-room) args+=("$1") ;;
+      --no-large-sale | --no-sign-in) sign_in=false; args+=("$1") ;;
+      --no-ceilings | --protection | --profile | --waiting-room) args+=("$1") ;;
       --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
         | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
         [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
@@ -95,6 +96,7 @@ cmd_bench() {
   mkdir -p "$CACHE"
 
   BENCH_STARTED=""
+  local own_jwks=${SECKILL_JWT_JWKS_URL-}
   if [ "$reuse" = true ]; then
     local c
     for c in "${COMPONENTS[@]}"; do
@@ -103,20 +105,59 @@ cmd_bench() {
     grep -q "set_real_ip_from 127.0.0.1" "$RUN/edge/conf/conf.d/00-tunables.conf" 2>/dev/null \
       || say "warning: this edge ignores X-Forwarded-For from loopback, so the whole crowd shares one per-IP limit (SECKILL_EDGE_TRUSTED_PROXIES=127.0.0.1)"
     bench_build_module
+    if [ "$sign_in" = true ]; then bench_jwks_serve; fi
   else
     bench_isolated_stack
     cmd_install
     bench_ensure_jars
+    # Before the stack starts, so that a service started now fetches the JWKS at its start.
+    if [ "$sign_in" = true ]; then bench_jwks_serve; fi
     bench_single_up "$keep"
   fi
 
   # The bench takes the last --out, so the report directory is the caller's when given (relative to its directory).
   out=${out:-$RUN/report}
   case $out in /*) ;; *) out="$PWD/$out" ;; esac
-  if [ "$hot" = true ]; then bench_hot_sale "$out" "$hot_seconds" "$connections"; fi
+  if [ "$hot" = true ]; then
+    bench_hot_sale "$out" "$hot_seconds" "$connections"
+  elif [ "$sign_in" = true ] && [[ " $BENCH_STARTED " != *" service "* ]]; then
+    say "sign-in: restarting the service with the bench's JWKS"
+    cmd_down service
+    start_component service
+  fi
   bench_java "$RUN/report" ${args[@]+"${args[@]}"}
+  if [ "$sign_in" = true ]; then
+    kill "$BENCH_JWKS_PID" 2>/dev/null || true
+    if [ "$reuse" = true ]; then
+      say "sign-in: restarting the service with its own sign-in settings"
+      if [ -n "$own_jwks" ]; then export SECKILL_JWT_JWKS_URL=$own_jwks; else unset SECKILL_JWT_JWKS_URL; fi
+      cmd_down service
+      start_component service
+    fi
+  fi
   say "one order of the run, followed from the edge to its row (bin/seckill trace; also in $out/trace.txt):"
   trace_a_written_order "$out/trace.txt"
+}
+
+# The bench's stand-in for a shop's identity provider (dev.seckill.bench.load.ShopIdentity, bench/README.md): its
+# JWKS on 127.0.0.1:SECKILL_BENCH_JWKS_PORT (24084), keys and tokens in $RUN/jwks, until this shell exits. Every
+# service started from here on gets SECKILL_JWT_JWKS_URL (at the stack's start, at the hot sale's restarts, or at
+# one restart of its own when the service already ran), so the large sale can be run with RS256 and ES256 buyers;
+# HS256 still verifies with the shared secret.
+bench_jwks_serve() {
+  local port=${SECKILL_BENCH_JWKS_PORT:-24084} deadline=$((SECONDS + 30))
+  claim_port jwks "$port" SECKILL_BENCH_JWKS_PORT
+  mkdir -p "$RUN/jwks"
+  "$JAVA" -Xmx64m -XX:+UseSerialGC -cp "$(bench_jar)" dev.seckill.bench.load.ShopIdentity "$RUN/jwks" "$port" $$ \
+    > "$RUN/jwks/server.log" 2>&1 &
+  BENCH_JWKS_PID=$!
+  export SECKILL_JWT_JWKS_URL="http://127.0.0.1:$port/jwks.json"
+  until http_ok "$SECKILL_JWT_JWKS_URL" 2>/dev/null; do
+    kill -0 "$BENCH_JWKS_PID" 2>/dev/null || die "the bench's JWKS server failed: see $RUN/jwks/server.log"
+    [ $SECONDS -lt $deadline ] || die "the bench's JWKS server did not answer in 30 s: see $RUN/jwks/server.log"
+    sleep 0.2
+  done
+  say "sign-in: the bench's JWKS at $SECKILL_JWT_JWKS_URL"
 }
 
 # bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (dev.seckill.bench.scenario.HotSale) twice, the service

@@ -109,7 +109,7 @@ public final class Bench {
             Section profile = profiler == null ? null : profiler.stop();
             // After the flood, so that it measures a quiet stack.
             Section protection = o.protection() ? new ProtectionBench(s).run() : null;
-            Section large = o.largeSale() ? LargeSale.run(s).section() : null;
+            LargeSale.Result large = o.largeSale() ? LargeSale.run(s) : null;
             Section line = o.waitingRoom() ? WaitingRoomRun.run(s) : null;
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
             List<HotSale.Run> hot = HotSale.read(out);
@@ -122,7 +122,9 @@ public final class Bench {
             List<Section> sections = Stream.of(numbers.section(shortCircuit == null ? null : shortCircuit.rps(),
                     o.connections()), Sampler.memory(samples, sale.t0(), sale.end()), Sampler.cpuSection(samples,
                     sale.t0(), sale.end()), floods, HotSale.section(hot), ceilings == null ? null : ceilings.section(o),
-                    payments == null ? null : payments.section(), profile, protection, large, line)
+                    payments == null ? null : payments.section(), profile, protection,
+                    large == null ? null : large.section(), large == null || large.signIn() == null ? null
+                            : large.signIn().section(), line)
                     .filter(Objects::nonNull).toList();
             Report report = new Report(machine.finished(), scenario(o, stack), s.checks(), sections);
             report.write(out, new Charts(t, samples, sampler.marks(), numbers));
@@ -168,6 +170,7 @@ public final class Bench {
         }
         m.put("protection", o.protection());
         m.put("waitingRoom", o.waitingRoom());
+        m.put("signIn", o.signIn());
         m.put("profile", o.profile() ? "async-profiler" : false);
         return m;
     }

@@ -15,7 +15,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                            boolean ceilings, Duration ceilingTime, int rounds, long firstUser,
                            List<Integer> floodLevels, Duration floodTime, double payRatio, Duration payWindow,
                            int expiryOrders, boolean protection, boolean profile, boolean largeSale,
-                           boolean waitingRoom) {
+                           boolean signIn, boolean waitingRoom) {
 
     /** The command line, as picocli fills it in; {@link #validate} checks the values. */
     @CommandLine.Command(name = "bench", usageHelpWidth = 120)
@@ -39,6 +39,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         @Option(names = "--protection") boolean protection;
         @Option(names = "--profile") boolean profile;
         @Option(names = "--no-large-sale") boolean noLargeSale;
+        @Option(names = "--no-sign-in") boolean noSignIn;
         @Option(names = "--waiting-room") boolean waitingRoom;
     }
 
@@ -63,7 +64,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 !a.noCeilings, Duration.ofSeconds(a.ceilingSeconds), a.rounds, a.firstUser, a.floodLevels,
                 Duration.ofSeconds(a.floodSeconds), a.payRatio == null ? -1 : a.payRatio,
                 Duration.ofSeconds(a.payWindow), a.expiryOrders == null ? 0 : a.expiryOrders, a.protection, a.profile,
-                !a.noLargeSale, a.waitingRoom);
+                !a.noLargeSale, !a.noLargeSale && !a.noSignIn, a.waitingRoom);
     }
 
     /** Every whole number (each flood level too) must be above 0, the pay ratio from 0 to 1. */
@@ -89,14 +90,14 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
     public BenchOptions with(int stock, int users, int attempts, int connections, Duration duration, Path out,
                              boolean ceilings) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders, protection, profile, false,
+                firstUser, List.of(), floodTime, payRatio, payWindow, expiryOrders, protection, profile, false, false,
                 waitingRoom);
     }
 
     /** The same run with payment behaviour: what tests call. */
     public BenchOptions paying(double ratio, Duration window, int expiring) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
-                firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile, largeSale,
+                firstUser, floodLevels, floodTime, ratio, window, expiring, protection, profile, largeSale, signIn,
                 waitingRoom);
     }
 

@@ -17,10 +17,16 @@ public final class Users {
     private final long first;
     private final String[] tokens;
 
+    /** HS256 tokens of the stack's own secret, as its demo sign-in mints them. */
     public Users(String tokenSecret, long first, int n) {
-        TokenSigner signer = new TokenSigner(tokenSecret, Duration.ofHours(6), Clock.systemUTC());
+        this(first, LongStream.range(first, first + n).mapToObj(new TokenSigner(tokenSecret, Duration.ofHours(6),
+                Clock.systemUTC())::mint).toArray(String[]::new));
+    }
+
+    /** Users {@code first ..} with these tokens, the i-th user's at i (a shop's provider's: {@link ShopIdentity}). */
+    public Users(long first, String[] tokens) {
         this.first = first;
-        this.tokens = LongStream.range(first, first + n).mapToObj(signer::mint).toArray(String[]::new);
+        this.tokens = tokens;
     }
 
     public int size() {

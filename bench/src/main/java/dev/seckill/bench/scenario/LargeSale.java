@@ -3,6 +3,7 @@ package dev.seckill.bench.scenario;
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Crowd;
+import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
@@ -13,6 +14,7 @@ import dev.seckill.config.ServiceConfig;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.purchase.KafkaSettings;
 import dev.seckill.purchase.OrderPublisher;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.helidon.config.ConfigSources;
 import org.HdrHistogram.Histogram;
@@ -79,8 +81,11 @@ public final class LargeSale {
         }
     }
 
-    /** Both runs (through the edge, then straight) and the parts alone: the large sale's section. */
-    public record Result(List<Run> runs, Parts parts) {
+    /**
+     * Both runs (through the edge, then straight) and the parts alone: the large sale's section; the signed runs, with
+     * a section of their own, beside it.
+     */
+    public record Result(List<Run> runs, Parts parts, @JsonIgnore SignInCost.Result signIn) {
 
         /** Through the edge over straight to the service, units per second; null when straight sold nothing. */
         @JsonProperty
@@ -156,16 +161,24 @@ public final class LargeSale {
     private LargeSale() {
     }
 
-    /** The parts alone, then the sale through the edge and straight to the service, each settled and checked. */
+    /**
+     * The parts alone, then the sale through the edge and straight to the service, each settled and checked; between
+     * the two, unless --no-sign-in, the same sale through the edge with RS256 and ES256 buyers ({@link SignInCost}).
+     */
     public static Result run(Scenario s) throws Exception {
         Bench.say("minting " + BUYERS + " buyers for the large sale");
         Users buyers = new Users(s.stack().tokenSecret(), s.o().firstUser(), BUYERS);
+        ShopIdentity provider = s.o().signIn() ? SignInCost.prepare(s) : null;
         Parts parts = parts(s);
-        return new Result(List.of(run(s, buyers, VIA_EDGE, s.stack().edgePort()),
-                run(s, buyers, STRAIGHT, s.stack().servicePort())), parts);
+        List<Attempt> attempts = new ArrayList<>();
+        Run edge = run(s, buyers, VIA_EDGE, s.stack().edgePort(), attempts);
+        SignInCost.Result signIn = provider == null ? null : SignInCost.run(s, edge, attempts, provider);
+        attempts.clear();
+        return new Result(List.of(edge, run(s, buyers, STRAIGHT, s.stack().servicePort(), attempts)), parts, signIn);
     }
 
-    private static Run run(Scenario s, Users users, String route, int port) throws Exception {
+    /** One sale of {@code users} on {@code port}, its answers added to {@code attempts}. */
+    static Run run(Scenario s, Users users, String route, int port, List<Attempt> attempts) throws Exception {
         int connections = s.o().connections();
         long sale = s.sale("large-sale-" + (port == s.stack().edgePort() ? "edge" : "service"), STOCK);
         Bench.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
@@ -173,7 +186,7 @@ public final class LargeSale {
         Crowd crowd = new Crowd(users, sale, port, CLICKS, 0).likeThePage();
         s.sampler().mark("large sale, " + route);
         long from = s.sampler().open();
-        List<Attempt> attempts = crowd.run(connections, from + s.o().duration().toNanos());
+        attempts.addAll(crowd.run(connections, from + s.o().duration().toNanos()));
         long accepted = attempts.stream().filter(Attempt::accepted).count();
         Sampler.PerUnit cpu = s.sampler().close("large sale, " + route, from, accepted);
         // Crowd's t0 is 0: an attempt's start is its System.nanoTime().

@@ -34,7 +34,7 @@ class LargeSaleTest {
                 new Measured.Latency(0, 0, 0, 0, 0), null);
         LargeSale.Parts parts = new LargeSale.Parts(List.of(cpu(LargeSale.TRIVIAL, 60, 150)),
                 Map.of("service", 60.0, "edge", 20.0, "redis", 20.0), trivial, trivial);
-        LargeSale.Result large = new LargeSale.Result(runs, parts);
+        LargeSale.Result large = new LargeSale.Result(runs, parts, null);
 
         List<LargeSale.Row> rows = large.cpuPerAcceptedOrder();
 

@@ -1,0 +1,245 @@
+package dev.seckill.bench.scenario;
+
+import dev.seckill.bench.Bench;
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.ShopIdentity;
+import dev.seckill.bench.load.Users;
+import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.report.Section;
+import dev.seckill.identity.ClaimRules;
+import dev.seckill.identity.JwksKeys;
+import dev.seckill.identity.TokenCheck;
+import dev.seckill.identity.TokenSigner;
+import dev.seckill.identity.TokenVerifier;
+import dev.seckill.identity.Verification;
+import dev.seckill.identity.VerifiedTokens;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static dev.seckill.bench.report.Section.f;
+import static dev.seckill.bench.report.Section.n;
+import static dev.seckill.bench.report.Section.round;
+
+/**
+ * What checking a shop's sign-in token costs the purchase path: the large sale through the edge with HS256 buyers
+ * (the large sale's own run), then the same crowd with RS256 and with ES256 tokens of the bench's
+ * {@link ShopIdentity}, whose JWKS the service was restarted with (bin/lib/bench.sh); and, under JMH, one
+ * verification of each algorithm on the service's {@link TokenVerifier} against a hit of its {@link VerifiedTokens}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 300, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
+public class SignInCost {
+
+    static final List<JWSAlgorithm> SIGNED = List.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
+    private static final String SECRET = "bench-token-secret-of-at-least-32-bytes";
+
+    /** One run of the large sale with one algorithm's buyers; what reached the service counted without the edge's. */
+    public record Signed(String algorithm, LargeSale.Run run, long buyers, long reachedService,
+                         long buyersAtService) {
+
+        @JsonProperty
+        double clicksPerBuyer() {
+            return buyers == 0 ? 0 : round((double) run.answers() / buyers);
+        }
+
+        /** Clicks of a buyer the service had already seen: each at most one cache hit instead of a verification. */
+        @JsonProperty
+        long repeatedAtService() {
+            return reachedService - buyersAtService;
+        }
+    }
+
+    /**
+     * The three runs (HS256 first), the service's JWKS fetches and sign-in refusals over the signed runs (it counts
+     * no verifications or cache hits), and JMH's figures (µs per verification, by benchmark).
+     */
+    public record Result(List<Signed> runs, long jwksFetches, long refusals, Map<String, Double> jmhMicros,
+                         JsonNode jmh) {
+
+        /** Purchases (units sold) per second with {@code algorithm} over HS256's; null when HS256 sold none. */
+        public Double over(String algorithm) {
+            double hs = runs.getFirst().run().unitsPerSecond();
+            return hs == 0 ? null : runs.stream().filter(r -> r.algorithm().equals(algorithm)).findFirst()
+                    .map(r -> round(r.run().unitsPerSecond() / hs)).orElse(null);
+        }
+
+        @JsonProperty
+        Map<String, Double> overHs256() {
+            Map<String, Double> m = new LinkedHashMap<>();
+            SIGNED.forEach(a -> m.put(a.getName(), over(a.getName())));
+            return m;
+        }
+
+        public Section section() {
+            Section s = new Section("signIn", "Sign-in: what verifying a shop's JWT costs a purchase").data(this)
+                    .text("The large sale (%,d units, %,d buyers clicking as the sale page does) through the edge, "
+                            + "three times in a row on one service: the stack's HS256 tokens (the shared secret), "
+                            + "then RS256 (RSA 2048) and ES256 (P-256) tokens of the bench's identity provider, "
+                            + "whose JWKS the service fetched at its start. Units/s: 202s over the time to the last "
+                            + "202; every answer by status, code and whether the edge answered it.", LargeSale.STOCK,
+                            LargeSale.BUYERS)
+                    .table("tokens", "units sold/s", "over HS256", "sold out after", "answers by kind", "p50", "p99",
+                            "clicks per buyer", "reached the service (buyers there)", "invariants");
+            for (Signed r : runs) {
+                LargeSale.Run x = r.run();
+                s.row(r.algorithm(), f("%,.0f", x.unitsPerSecond()), n("%.2f x", over(r.algorithm())),
+                        x.sellOutSeconds() == null ? "not sold out" : f("%.2f s", x.sellOutSeconds()), x.byKind(),
+                        f("%.1f ms", x.latency().p50()), f("%.1f ms", x.latency().p99()),
+                        f("%.2f", r.clicksPerBuyer()), f("%,d (%,d)", r.reachedService(), r.buyersAtService()),
+                        x.invariants().ok() ? "hold" : "VIOLATED: " + x.invariants().violations());
+            }
+            s.text("The service counts no verifications or cache hits (only JWKS fetches, %d during the signed runs, "
+                    + "and refusals by reason, %d): what the cache saved is at most the clicks that reached the "
+                    + "service from a buyer it had already seen, %s. The large sale's buyers click about once each "
+                    + "(a repeated click is mostly a wait after the edge's 429, which never reaches the service), so "
+                    + "nearly every purchase the service answered cost a verification: the signature's worst case.",
+                    jwksFetches, refusals, String.join(", ", runs.stream().map(r -> f("%s %,d", r.algorithm(),
+                            r.repeatedAtService())).toList()));
+            if (!jmhMicros.isEmpty()) {
+                s.text("### One verification in-process (JMH)").text("The service's TokenVerifier on one thread "
+                        + "(average time, 1 fork, 2 x 0.3 s warm-up, 5 x 0.3 s measured), and a repeated click: "
+                        + "the same RS256 token through VerifiedTokens, the cache in front of it.")
+                        .table("benchmark", "µs per token");
+                jmhMicros.forEach((b, us) -> s.row(b, f("%.2f", us)));
+            }
+            Double rs = over(JWSAlgorithm.RS256.getName());
+            if (rs != null) {
+                s.goal("large sale through the edge: RS256 buyers' units sold/s vs HS256 buyers'",
+                        f("%.2f x (%,.0f vs %,.0f units/s)", rs, runs.get(1).run().unitsPerSecond(),
+                                runs.getFirst().run().unitsPerSecond()), ">= 0.9 x", rs >= 0.9);
+            }
+            return s;
+        }
+    }
+
+    /**
+     * The signed buyers of the large sale, made now (before any measurement: signing is slow, see
+     * {@link ShopIdentity}) so that the runs only read them back.
+     */
+    static ShopIdentity prepare(Scenario s) throws Exception {
+        ShopIdentity id = ShopIdentity.in(jwksDir(s));
+        for (JWSAlgorithm alg : SIGNED) {
+            Bench.say("sign-in: " + LargeSale.BUYERS + " " + alg + " buyers (kept in " + jwksDir(s) + ")");
+            id.users(alg, s.o().firstUser(), LargeSale.BUYERS);
+        }
+        return id;
+    }
+
+    /** Where bin/lib/bench.sh's JWKS server keeps the provider's keys, and the bench its tokens. */
+    static Path jwksDir(Scenario s) {
+        return s.stack().runDir().resolve("jwks");
+    }
+
+    /** The signed runs right after {@code hs256} (the large sale's run through the edge), then JMH. */
+    static Result run(Scenario s, LargeSale.Run hs256, List<Attempt> hsAttempts,
+                      ShopIdentity id) throws Exception {
+        List<Signed> runs = new ArrayList<>(List.of(signed("HS256", hs256, hsAttempts)));
+        Map<String, Double> before = s.admin().serviceMetrics();
+        for (JWSAlgorithm alg : SIGNED) {
+            Users buyers = id.users(alg, s.o().firstUser(), LargeSale.BUYERS);
+            List<Attempt> attempts = new ArrayList<>();
+            LargeSale.Run r = LargeSale.run(s, buyers, LargeSale.VIA_EDGE + ", " + alg, s.stack().edgePort(),
+                    attempts);
+            runs.add(signed(alg.getName(), r, attempts));
+        }
+        Map<String, Double> after = s.admin().serviceMetrics();
+        Map<String, Double> micros = new LinkedHashMap<>();
+        JsonNode jmh = jmh(s.o().out().toAbsolutePath(), micros);
+        return new Result(runs, Admin.delta(before, after, "seckill_jwks_fetches_total"),
+                Admin.delta(before, after, "seckill_auth_refused_total"), micros, jmh);
+    }
+
+    /** The run, refused when the service did not take its buyers' tokens: it would not measure a signed-in sale. */
+    static Signed signed(String algorithm, LargeSale.Run r, List<Attempt> attempts) {
+        long refused = r.byKind().entrySet().stream().filter(e -> e.getKey().startsWith("401"))
+                .mapToLong(Map.Entry::getValue).sum();
+        if (refused > 0) {
+            throw new IllegalStateException(f("the large sale with %s buyers counts signed-in purchases, but %,d of "
+                    + "its %,d answers were 401: %s", algorithm, refused, r.answers(), r.byKind()));
+        }
+        var atService = attempts.stream().filter(a -> !a.byEdge() && a.status() != 0).toList();
+        return new Signed(algorithm, r, attempts.stream().mapToLong(a -> a.userId()).distinct().count(),
+                atService.size(), atService.stream().mapToLong(a -> a.userId()).distinct().count());
+    }
+
+    private static JsonNode jmh(Path out, Map<String, Double> micros) throws Exception {
+        Bench.say("sign-in: JMH, one verification per algorithm and a cache hit");
+        Path json = Files.createDirectories(out).resolve("sign-in-jmh.json");
+        for (RunResult r : new Runner(new CommandLineOptions(SignInCost.class.getName() + "\\.", "-foe", "true",
+                "-v", "SILENT", "-rf", "json", "-rff", json.toString())).run()) {
+            micros.put(r.getParams().getBenchmark().replaceAll(".*\\.", ""), round(r.getPrimaryResult().getScore()));
+        }
+        return Section.JSON.readTree(json.toFile());
+    }
+
+    // JMH's state: the service's verifier with the shared secret and the provider's keys, one token of each kind.
+    private final Clock clock = Clock.systemUTC();
+    private final ShopIdentity provider = ShopIdentity.fresh();
+    private final TokenVerifier verifier = new TokenVerifier(SECRET, new JwksKeys(() -> JWKSet.parse(
+            provider.jwks()), clock, Duration.ofSeconds(10), Duration.ofMinutes(5)), new ClaimRules("", "", "sub",
+            Duration.ofSeconds(60)), clock);
+    private final TokenCheck cache = new VerifiedTokens(verifier, 1000, clock);
+    private final String hs = new TokenSigner(SECRET, Duration.ofHours(1), clock).mint(42);
+    private final String rs = provider.sign(JWSAlgorithm.RS256, 42, Instant.now());
+    private final String es = provider.sign(JWSAlgorithm.ES256, 42, Instant.now());
+
+    /** A benchmark of a refused token would time a refusal: each token must verify. */
+    @Setup
+    public void everyTokenVerifies() {
+        for (String token : List.of(hs, rs, es)) {
+            if (!(cache.verify(token) instanceof Verification.Verified)) {
+                throw new IllegalStateException("the benchmark's token is refused: " + verifier.verify(token));
+            }
+        }
+    }
+
+    @Benchmark
+    public Object hs256() {
+        return verifier.verify(hs);
+    }
+
+    @Benchmark
+    public Object rs256() {
+        return verifier.verify(rs);
+    }
+
+    @Benchmark
+    public Object es256() {
+        return verifier.verify(es);
+    }
+
+    @Benchmark
+    public Object rs256Cached() {
+        return cache.verify(rs);
+    }
+}

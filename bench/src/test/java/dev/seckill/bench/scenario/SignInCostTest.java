@@ -1,0 +1,85 @@
+package dev.seckill.bench.scenario;
+
+import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.measure.Invariants;
+import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.Sampler;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The sign-in section: each algorithm against HS256, the target on RS256, and runs whose tokens were refused. */
+class SignInCostTest {
+
+    private static LargeSale.Run run(String route, double unitsPerSecond, Map<String, Long> byKind) {
+        Invariants.Report ok = new Invariants.Report(1, 100, 0, 100, 100, 0L, 100, 100, 0, 100, 0, 0, 0, List.of());
+        return new LargeSale.Run(route, 1, 256, 4, 2, 2.0, unitsPerSecond, byKind,
+                new Measured.Latency(1, 2, 3, 4, 1.5), new Sampler.PerUnit(route, 2, 2, Map.of(), Map.of(), 1), 0, ok);
+    }
+
+    private static Attempt answer(long user, int status, String code, boolean byEdge) {
+        return new Attempt(user, 0, 1, status, code, null, byEdge);
+    }
+
+    /** Two buyers: one bought at its second click (the first an edge 429), one was answered SOLD_OUT by the edge. */
+    private static final List<Attempt> ATTEMPTS = List.of(answer(1, 429, "RATE_LIMITED", true),
+            answer(1, 202, "QUEUED", false), answer(2, 202, "QUEUED", false), answer(2, 410, "SOLD_OUT", false));
+
+    private static SignInCost.Signed signed(String alg, double unitsPerSecond) {
+        return SignInCost.signed(alg, run(alg, unitsPerSecond, Map.of("202 QUEUED", 2L)), ATTEMPTS);
+    }
+
+    @Test
+    void eachAlgorithmIsSetAgainstHs256AndRs256AgainstItsTarget() {
+        SignInCost.Result r = new SignInCost.Result(List.of(signed("HS256", 10_000), signed("RS256", 8_500),
+                signed("ES256", 9_500)), 0, 0, Map.of("rs256", 41.5), null);
+
+        assertEquals(0.85, r.over("RS256"));
+        assertEquals(0.95, r.over("ES256"));
+        var section = r.section();
+        assertEquals(1, section.goals().size());
+        assertFalse(section.goals().getFirst().met(), "0.85 x is under 0.9 x");
+        assertTrue(section.goals().getFirst().measured().startsWith("0.85 x (8,500 vs 10,000 units/s)"));
+        String md = section.markdown();
+        assertTrue(md.contains("| RS256 | 8,500 | 0.85 x | 2.00 s |"), md);
+        assertTrue(md.contains("| rs256 | 41.50 |"), md);
+        JsonNode data = section.data();
+        assertEquals(0.95, data.path("overHs256").path("ES256").asDouble());
+        assertEquals(2.0, data.path("runs").get(1).path("clicksPerBuyer").asDouble());
+    }
+
+    @Test
+    void whatReachedTheServiceLeavesOutTheEdgesAnswersAndCountsRepeatedClicks() {
+        SignInCost.Signed s = signed("RS256", 1);
+        assertEquals(2, s.buyers());
+        assertEquals(3, s.reachedService());
+        assertEquals(2, s.buyersAtService());
+        assertEquals(1, s.repeatedAtService());
+    }
+
+    @Test
+    void aRunWhoseTokensTheServiceRefusedIsNoFigure() {
+        var e = assertThrows(IllegalStateException.class, () -> SignInCost.signed("RS256",
+                run("RS256", 0, Map.of("401 UNAUTHENTICATED", 4L)), ATTEMPTS));
+        assertTrue(e.getMessage().contains("4 of its 4 answers were 401"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(120)
+    void jmhTimesAVerificationThatHolds() throws Exception {
+        RunResult r = new Runner(new CommandLineOptions(SignInCost.class.getName() + ".es256", "-f", "0", "-wi", "0",
+                "-i", "1", "-r", "200ms", "-v", "SILENT", "-foe", "true")).runSingle();
+        assertTrue(r.getPrimaryResult().getScore() > 1, "an ES256 verification takes µs, not " + r.getPrimaryResult());
+    }
+}
