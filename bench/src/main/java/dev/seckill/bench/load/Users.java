@@ -51,9 +51,14 @@ public final class Users {
 
     /** The i-th user's purchase, on a protected sale's route with this purchase path (null: the plain route). */
     public byte[] purchase(int i, long saleId, String path, int edgePort) {
-        return ("POST /api/sales/" + saleId + "/purchase" + (path == null ? "" : "/" + path)
-                + " HTTP/1.1\r\nHost: 127.0.0.1:" + edgePort + "\r\nAuthorization: Bearer " + tokens[i]
-                + "\r\nX-Forwarded-For: " + address(id(i)) + "\r\nContent-Length: 0\r\n\r\n")
+        return request("POST /api/sales/" + saleId + "/purchase" + (path == null ? "" : "/" + path), i, edgePort, "");
+    }
+
+    /** {@code line} (method and target) signed in as the i-th user from its address, with this JSON body. */
+    public byte[] request(String line, int i, int port, String json) {
+        return (line + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAuthorization: Bearer " + tokens[i]
+                + "\r\nX-Forwarded-For: " + address(id(i)) + (json.isEmpty() ? "" : "\r\nContent-Type: "
+                + "application/json") + "\r\nContent-Length: " + json.length() + "\r\n\r\n" + json)
                 .getBytes(StandardCharsets.ISO_8859_1);
     }
 

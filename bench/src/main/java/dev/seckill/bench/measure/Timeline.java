@@ -48,8 +48,14 @@ public final class Timeline {
         return b.outcomes().getOrDefault(outcome, 0L) * 1000.0 / bucketMillis;
     }
 
-    private static Map<String, Long> outcomes(List<Attempt> attempts) {
+    /** Answers by {@link Answer#kind}, in the kinds' order. */
+    public static Map<String, Long> outcomes(List<Attempt> attempts) {
         return attempts.stream().collect(Collectors.groupingBy(Attempt::kind, TreeMap::new, Collectors.counting()));
+    }
+
+    /** The latency of every attempt, in the bench's histogram. */
+    public static Measured.Latency latency(List<Attempt> attempts) {
+        return Measured.Latency.of(latency(attempts, Measured.histogram()));
     }
 
     private static <H extends AbstractHistogram> H latency(List<Attempt> attempts, H us) {

@@ -8,6 +8,7 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Section;
 import dev.seckill.breaker.Outcomes;
 import dev.seckill.config.ServiceConfig;
@@ -17,7 +18,6 @@ import dev.seckill.purchase.OrderPublisher;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.helidon.config.ConfigSources;
-import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -29,7 +29,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -196,14 +195,9 @@ public final class LargeSale {
         Bench.say(f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
                 sale, route, attempts.size(), accepted, unitsPerSecond));
         Scenario.Settled settled = s.settle("large sale, " + route, sale, attempts);
-        Map<String, Long> byKind = new TreeMap<>();
-        Histogram micros = Measured.histogram();
-        for (Attempt a : attempts) {
-            byKind.merge(a.kind(), 1L, Long::sum);
-            Measured.record(micros, a.latencyNanos());
-        }
         return new Run(route, sale, connections, attempts.size(), accepted, sellOut, round(unitsPerSecond),
-                byKind, Measured.Latency.of(micros), cpu, settled.reconciled(), settled.invariants());
+                Timeline.outcomes(attempts), Timeline.latency(attempts), cpu, settled.reconciled(),
+                settled.invariants());
     }
 
     /** What each part of an accepted order costs alone; then the service's trivial route straight to its port. */

@@ -7,12 +7,12 @@ import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Measured.Ratio;
+import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Section;
 import dev.seckill.protection.PurchasePaths;
 import dev.seckill.testkit.Bodies;
 import org.HdrHistogram.Histogram;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,9 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeMap;
 import java.util.function.IntUnaryOperator;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static dev.seckill.bench.report.Section.f;
@@ -155,8 +153,9 @@ public record ProtectionBench(Scenario s) {
             this.sale = sale;
             this.t0 = t0;
             for (int i = 0; i < n; i++) {
-                due.add(challenge ? new Shopper(i, Step.CHALLENGE, t0, 0, request("GET /api/sales/" + sale
-                        + "/challenge", i, "")) : new Shopper(i, Step.PURCHASE, t0, 0, users.purchase(i, sale, port)));
+                due.add(challenge ? new Shopper(i, Step.CHALLENGE, t0, 0, users.request("GET /api/sales/" + sale
+                        + "/challenge", i, port, "")) : new Shopper(i, Step.PURCHASE, t0, 0, users.purchase(i, sale,
+                        port)));
             }
         }
 
@@ -236,7 +235,7 @@ public record ProtectionBench(Scenario s) {
                 long nonce = ProtectionCosts.solve(sha, Bodies.field(answer.body(), "salt"),
                         Integer.parseInt(Bodies.field(answer.body(), "bits")));
                 Shopper path = s.then(Step.PATH, end + (long) ((nonce + 1) / DEVICE_HASHES_PER_SECOND * 1e9),
-                        request("POST /api/sales/" + sale + "/path", s.user, "{\"challengeId\":\""
+                        users.request("POST /api/sales/" + sale + "/path", s.user, port, "{\"challengeId\":\""
                                 + Bodies.field(answer.body(), "challengeId") + "\",\"nonce\":\"" + nonce + "\"}"));
                 late += System.nanoTime() > path.at ? 1 : 0;
                 due.add(path);
@@ -251,12 +250,6 @@ public record ProtectionBench(Scenario s) {
                     ended += status == 0 ? 0 : 1;
                 }
             }
-        }
-
-        private byte[] request(String line, int user, String json) {
-            return (line + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAuthorization: Bearer " + users.token(user)
-                    + "\r\nX-Forwarded-For: " + Users.address(users.id(user)) + "\r\nContent-Type: application/json"
-                    + "\r\nContent-Length: " + json.length() + "\r\n\r\n" + json).getBytes(StandardCharsets.ISO_8859_1);
         }
 
         /** The side's numbers from its purchases (a 202 timed from the start to its answer) and its steps. */
@@ -274,9 +267,7 @@ public record ProtectionBench(Scenario s) {
             return new Side(name, bought.getTotalCount(), bought.getValueAtPercentile(50),
                     bought.getValueAtPercentile(90), bought.getMaxValue(), Arrays.stream(served).max().orElse(0),
                     IntStream.range(0, BUCKETS).mapToLong(b -> served[b] + steps[b]).max().orElse(0), n - ended, late,
-                    purchases.stream().collect(Collectors.groupingBy(Attempt::kind, TreeMap::new,
-                            Collectors.counting())),
-                    served, refused, steps);
+                    Timeline.outcomes(purchases), served, refused, steps);
         }
     }
 }
