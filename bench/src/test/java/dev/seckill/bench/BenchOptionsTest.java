@@ -103,4 +103,13 @@ class BenchOptionsTest {
         assertTrue(o.with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"), false).profile());
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse("--profile", "yes"));
     }
+
+    @Test
+    void theSignInCostRunsWithTheLargeSaleUnlessLeftOut() {
+        assertTrue(BenchOptions.parse().signIn());
+        assertFalse(BenchOptions.parse("--no-sign-in").signIn());
+        assertTrue(BenchOptions.parse("--no-sign-in").largeSale(), "the large sale itself still runs");
+        assertFalse(BenchOptions.parse("--no-large-sale").signIn(), "it is a run of the large sale");
+        assertFalse(BenchOptions.parse().with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"), false).signIn());
+    }
 }
