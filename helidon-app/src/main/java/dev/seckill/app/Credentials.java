@@ -3,7 +3,6 @@ package dev.seckill.app;
 import dev.seckill.admin.AdminAuth;
 import dev.seckill.identity.JwksKeys;
 import dev.seckill.identity.JwtSettings;
-import dev.seckill.identity.TokenCheck;
 import dev.seckill.identity.TokenSettings;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.identity.TokenVerifier;
@@ -21,7 +20,7 @@ import java.time.Clock;
  *
  * @param jwks the identity provider's keys; null without a JWKS URL
  */
-record Credentials(TokenSigner signer, TokenCheck tokens, JwksKeys jwks, AdminAuth admin, LineTickets lineTickets) {
+record Credentials(TokenSigner signer, VerifiedTokens tokens, JwksKeys jwks, AdminAuth admin, LineTickets lineTickets) {
 
     static Credentials from(TokenSettings token, JwtSettings jwt, String adminToken, String lineSecret, Clock clock) {
         JwksKeys jwks = jwt.jwksUrl().isEmpty() ? null

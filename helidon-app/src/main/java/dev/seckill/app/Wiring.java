@@ -112,6 +112,7 @@ final class Wiring implements AutoCloseable {
             // At start, so the first buyer waits for no fetch; a failure is logged and retried on demand.
             jwks.load();
         }
+        credentials.tokens().bindTo(Metrics.globalRegistry);
         Authenticator auth = new Authenticator(credentials.tokens(), Metrics.globalRegistry);
         AdminAuth adminAuth = credentials.admin();
         if (!adminAuth.enabled()) {

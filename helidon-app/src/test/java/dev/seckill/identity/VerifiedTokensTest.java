@@ -1,5 +1,6 @@
 package dev.seckill.identity;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,6 +28,24 @@ class VerifiedTokensTest {
             assertEquals(new User(7), tokens.verify("good-7").signedIn().orElseThrow());
         }
         assertEquals(1, checks.get());
+    }
+
+    @Test
+    void itsMetersCountSignatureChecksAsMissesAndFreeClicksAsHits() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        tokens.bindTo(registry);
+        for (int i = 0; i < 5; i++) {
+            tokens.verify("good-7");
+        }
+        tokens.verify("good-8");
+        assertEquals(2, checks.get());
+        assertEquals(2.0, gets(registry, "miss"));
+        assertEquals(4.0, gets(registry, "hit"));
+    }
+
+    private static double gets(SimpleMeterRegistry registry, String result) {
+        return registry.get("cache.gets").tag("cache", "verified-tokens").tag("result", result).functionCounter()
+                .count();
     }
 
     @Test
