@@ -41,9 +41,20 @@ class SignInCostTest {
     }
 
     @Test
+    void signatureChecksAndFreeClicksAreTheServicesOwnCacheMeters() {
+        String miss = "cache_gets_total{cache=\"verified-tokens\",result=\"miss\"}";
+        String hit = "cache_gets_total{cache=\"verified-tokens\",result=\"hit\"}";
+        Map<String, Double> before = Map.of(miss, 10.0, hit, 5.0);
+        Map<String, Double> after = Map.of(miss, 110.0, hit, 35.0, "cache_gets_total{cache=\"other\",result=\"miss\"}",
+                7.0);
+        assertEquals(100, SignInCost.tokenCache(before, after, "miss"));
+        assertEquals(30, SignInCost.tokenCache(before, after, "hit"));
+    }
+
+    @Test
     void eachAlgorithmIsSetAgainstHs256AndRs256AgainstItsTarget() {
         SignInCost.Result r = new SignInCost.Result(List.of(signed("HS256", 10_000), signed("RS256", 8_500),
-                signed("ES256", 9_500)), 0, 0, Map.of("rs256", 41.5), null);
+                signed("ES256", 9_500)), 0, 0, 0, 0, Map.of("rs256", 41.5), null);
 
         assertEquals(0.85, r.over("RS256"));
         assertEquals(0.95, r.over("ES256"));
