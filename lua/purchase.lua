@@ -7,7 +7,8 @@
 -- KEYS[2]     {sk:<sale>}:buyers      hash userId -> orderId
 -- KEYS[3]     {sk:<sale>}:meta        hash start, end (epoch ms)
 -- KEYS[4]     {sk:<sale>}:unsent      hash userId -> "<orderId>:<ms of the last send attempt>"
--- KEYS[4+i]   {sk:<sale>}:rl:<user i> hash tokens, ts: buyer i's token bucket in this sale
+-- KEYS[5]     {sk:<sale>}:fenced      sorted set of order ids confirm.lua found unreserved after a lost answer
+-- KEYS[5+i]   {sk:<sale>}:rl:<user i> hash tokens, ts: buyer i's token bucket in this sale
 -- ARGV[1]     bucket refill rate, tokens per second
 -- ARGV[2]     bucket capacity (burst)
 -- ARGV[3i]    buyer i's userId
@@ -25,10 +26,13 @@
 --                     time is now the buyer's now, so reconcile leaves the unit alone while this send may still land)
 --   { 7, held}        HELD: no stock left, but `held` units are held for orders whose send failed; they come back
 --                     (resent by their buyers, or released by reconcile), so the sale is not sold out yet
+--   { 8, 0}           FENCED: this order id was fenced by confirm.lua (its attempt was answered 503 holding nothing):
+--                     this is a late copy of that call (stalled in a socket, or resent by the client); nothing is
+--                     written for it, not even a token
 --   {-1, 0}           MISSING: the sale's keys are not in Redis (never preheated, or Redis lost them): every buyer
-local stock_key, buyers_key, meta_key, unsent_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local stock_key, buyers_key, meta_key, unsent_key, fenced_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local n = #KEYS - 4
+local n = #KEYS - 5
 if n < 1 or #ARGV ~= 2 + 3 * n then
   return redis.error_reply('purchase.lua: ' .. n .. ' buyer keys need ' .. (2 + 3 * n) .. ' arguments, got ' .. #ARGV)
 end
@@ -46,8 +50,14 @@ local start_ms, end_ms = tonumber(window[1]), tonumber(window[2])
 stock = tonumber(stock)
 local taken = 0
 local ttl = math.ceil(burst * 1000 / rate) + 1000
+-- Fences are rare (only after a lost answer): one EXISTS per call, a ZSCORE per buyer only while there are any.
+local any_fenced = redis.call('EXISTS', fenced_key) == 1
 
 local function decide(bucket_key, user, order_id, now_arg)
+  -- First: the attempt of a fenced order id was already answered 503 "nothing held", so this copy changes nothing.
+  if any_fenced and redis.call('ZSCORE', fenced_key, order_id) then
+    return 8, 0
+  end
   local now = tonumber(now_arg)
   -- Token bucket: refill by elapsed time, take one token or refuse.
   local bucket = redis.call('HMGET', bucket_key, 'tokens', 'ts')
@@ -99,7 +109,7 @@ local function decide(bucket_key, user, order_id, now_arg)
 end
 
 for i = 1, n do
-  out[2 * i - 1], out[2 * i] = decide(KEYS[4 + i], ARGV[3 * i], ARGV[3 * i + 1], ARGV[3 * i + 2])
+  out[2 * i - 1], out[2 * i] = decide(KEYS[5 + i], ARGV[3 * i], ARGV[3 * i + 1], ARGV[3 * i + 2])
 end
 if taken > 0 then
   redis.call('DECRBY', stock_key, taken)

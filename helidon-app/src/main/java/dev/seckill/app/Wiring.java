@@ -59,6 +59,7 @@ import dev.seckill.purchase.StockReserver;
 import dev.seckill.purchase.UnitLedger;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.ScriptRunner;
+import dev.seckill.redis.ShardMap;
 import dev.seckill.sale.SaleCatalog;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleService;
@@ -122,7 +123,7 @@ final class Wiring implements AutoCloseable {
         ScriptRunner scripts = new ScriptRunner(redis);
         scripts.loadAll();
         SaleRepository saleRepository = new SaleRepository(db);
-        Breakers breakers = Breakers.create(settings.breaker(), clock, Metrics.globalRegistry);
+        Breakers breakers = Breakers.create(settings.breaker(), clock, Metrics.globalRegistry, ShardMap.of(redis));
         SaleCatalog catalog = new SaleCatalog(new GuardedSales(saleRepository, breakers.db()), clock);
         SaleStock stock = new SaleStock(redis, scripts);
         SaleViews views = new SaleViews(stock, clock);

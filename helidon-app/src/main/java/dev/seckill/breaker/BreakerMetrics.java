@@ -1,5 +1,6 @@
 package dev.seckill.breaker;
 
+import dev.seckill.redis.ShardMap;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -26,15 +27,15 @@ final class BreakerMetrics {
         bindEvents(breaker, registry);
     }
 
-    /** Redis's per-sale breakers as one: the state gauge shows the most severe; each sale's breaker counts events. */
-    static SaleBreakers bind(BreakerSettings settings, Clock clock, MeterRegistry registry) {
-        SaleBreakers sales = new SaleBreakers(settings, clock, true, b -> bindEvents(b, registry));
-        Gauge.builder("seckill.breaker.state", sales, SaleBreakers::stateCode)
-                .tag("breaker", sales.name())
-                .description("Circuit breaker state: 0 closed, 1 open, 2 half-open (Redis: the most severe of its "
-                        + "sales' breakers)")
+    /** Redis's per-shard breakers as one: the state gauge shows the most severe; each shard's breaker counts events. */
+    static ShardBreakers bind(ShardMap shards, BreakerSettings settings, Clock clock, MeterRegistry registry) {
+        ShardBreakers breakers = new ShardBreakers(shards, settings, clock, true, b -> bindEvents(b, registry));
+        Gauge.builder("seckill.breaker.state", breakers, ShardBreakers::stateCode)
+                .tag("breaker", breakers.name())
+                .description("Circuit breaker state: 0 closed, 1 open, 2 half-open (Redis: the most severe of the "
+                        + "breakers of the masters serving slots now)")
                 .register(registry);
-        return sales;
+        return breakers;
     }
 
     /** The transitions and refusals of one breaker; breakers of one name share these counters. */

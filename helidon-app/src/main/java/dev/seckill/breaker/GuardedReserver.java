@@ -13,11 +13,11 @@ import dev.seckill.sale.Sale;
 public final class GuardedReserver implements StockReserver {
 
     private final StockReserver reserver;
-    private final SaleBreakers redis;
+    private final ShardBreakers redis;
     private final Breaker kafka;
 
-    /** @param redis one breaker per sale: a shard's failover refuses only that shard's sales */
-    public GuardedReserver(StockReserver reserver, SaleBreakers redis, Breaker kafka) {
+    /** @param redis one breaker per shard: a shard's failures refuse all of its sales, and only them */
+    public GuardedReserver(StockReserver reserver, ShardBreakers redis, Breaker kafka) {
         this.reserver = reserver;
         this.redis = redis;
         this.kafka = kafka;

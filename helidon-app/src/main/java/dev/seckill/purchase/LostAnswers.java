@@ -14,9 +14,10 @@ import java.util.List;
  * answer was lost. A 503 promises that nothing is held for the buyer, so this asks Redis, in one confirm.lua call
  * for the whole batch, whether each buyer's mark is its attempt's order: if it is, the unit is the buyer's and the
  * purchase goes on (to its replicas' confirmation and Kafka) as if the answer had come; if not, nothing was reserved
- * for it and 503 is the truth. Only when this question fails too is the outcome unknown: the 503 says so, and
- * reconcile gives back a unit that no order ever claims (docs/failures.md). confirm.lua writes nothing, so asking
- * cannot take a unit itself.
+ * for it and 503 is the truth, kept true by the same atomic step: confirm.lua fences that order id, so a copy of the
+ * call that runs late (stalled in a socket, or resent by Redisson) reserves nothing ({@link Fence}). Only when this
+ * question fails too is the outcome unknown: the 503 says so, and reconcile gives back a unit that no order ever
+ * claims (docs/failures.md). confirm.lua writes no mark, so asking cannot take a unit itself.
  */
 final class LostAnswers {
 
@@ -35,7 +36,7 @@ final class LostAnswers {
         }
         List<Object> marks;
         try {
-            marks = scripts.list(Script.CONFIRM, Keys.confirm(saleId), pairs.toArray());
+            marks = scripts.list(Script.CONFIRM, Keys.confirm(saleId), Fence.confirmArgs(attempts, pairs));
         } catch (RedisException again) {
             lost.addSuppressed(again);
             DependencyUnavailable unknown = new DependencyUnavailable("failed to run purchase.lua for sale " + saleId

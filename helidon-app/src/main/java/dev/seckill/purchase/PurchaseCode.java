@@ -27,6 +27,11 @@ public enum PurchaseCode {
     RESEND(6),
     /** No stock left but units held for failed sends; data: how many. */
     HELD(7),
+    /**
+     * The order id was fenced by confirm.lua after its call's answer was lost and its attempt answered 503 holding
+     * nothing: this is a late copy of that call, and it wrote nothing.
+     */
+    FENCED(8),
     /** The sale's stock key or window is gone. */
     MISSING(-1);
 
@@ -55,7 +60,7 @@ public enum PurchaseCode {
 
     /**
      * @throws UnitsHeld for {@link #HELD}
-     * @throws DependencyUnavailable for {@link #MISSING}
+     * @throws DependencyUnavailable for {@link #FENCED} and {@link #MISSING}
      */
     PurchaseOutcome outcome(Sale sale, long orderId, Object data) {
         return switch (this) {
@@ -72,6 +77,9 @@ public enum PurchaseCode {
             case RESEND -> new PurchaseOutcome.Queued(data.toString());
             // Sold out but for units held by failed sends: they come back, so 503 and no sold-out flag.
             case HELD -> throw new UnitsHeld(sale.id(), ((Number) data).longValue());
+            // Only a copy of a call already answered 503 meets its fence; should an attempt hear it, nothing is held.
+            case FENCED -> throw new DependencyUnavailable("order " + orderId + " of sale " + sale.id()
+                    + " is fenced (its attempt was answered as holding nothing); it reserved nothing");
             // Keys gone (Redis lost its data, or the sale is being rebuilt): never SOLD_OUT, never fresh stock.
             case MISSING -> throw new DependencyUnavailable("the Redis keys of sale " + sale.id() + " are missing; "
                     + "reconcile rebuilds them");

@@ -51,7 +51,7 @@ final class ReplicaConfirmation {
         List<Decision> confirmed = new ArrayList<>(decisions);
         Synced synced;
         try {
-            synced = scripts.listSynced(Script.CONFIRM, Keys.confirm(saleId), acks, args.toArray());
+            synced = scripts.listSynced(Script.CONFIRM, Keys.confirm(saleId), acks, Fence.confirmArgs(attempts, args));
         } catch (RedisException e) {
             // The reservations may stand on the master alone: the callers give them back like any unconfirmed one.
             for (int i : reserved) {

@@ -44,6 +44,15 @@ public final class Keys {
         return tag(saleId) + ":unsent";
     }
 
+    /**
+     * Sorted set of the order ids that confirm.lua found unreserved after a purchase.lua call's answer was lost, by
+     * when (ms): their attempts answered 503 holding nothing, so purchase.lua refuses a late copy of that call.
+     * Entries are trimmed, and the key expires, a while after the last fence (see confirm.lua).
+     */
+    public static String fenced(long saleId) {
+        return tag(saleId) + ":fenced";
+    }
+
     /** Hash start, end (epoch ms). */
     public static String meta(long saleId) {
         return tag(saleId) + ":meta";
@@ -69,11 +78,12 @@ public final class Keys {
 
     /** KEYS of purchase.lua, in its order: the sale's shared keys, then each buyer's bucket in the buyers' order. */
     public static List<Object> purchase(long saleId, List<Long> userIds) {
-        List<Object> keys = new ArrayList<>(4 + userIds.size());
+        List<Object> keys = new ArrayList<>(5 + userIds.size());
         keys.add(stock(saleId));
         keys.add(buyers(saleId));
         keys.add(meta(saleId));
         keys.add(unsent(saleId));
+        keys.add(fenced(saleId));
         for (long userId : userIds) {
             keys.add(bucket(saleId, userId));
         }
@@ -97,7 +107,7 @@ public final class Keys {
 
     /** KEYS of confirm.lua, in its order. */
     public static List<Object> confirm(long saleId) {
-        return List.of(buyers(saleId));
+        return List.of(buyers(saleId), fenced(saleId));
     }
 
     /** KEYS of conserve.lua, in its order. */

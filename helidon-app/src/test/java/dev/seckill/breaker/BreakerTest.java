@@ -3,6 +3,7 @@ package dev.seckill.breaker;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.FakeReserver;
 import dev.seckill.purchase.PurchaseOutcome;
+import dev.seckill.redis.ShardMap;
 import dev.seckill.sale.Sale;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,11 +15,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,8 +65,50 @@ class BreakerTest {
         return new Breaker("redis", SETTINGS, clock, false);
     }
 
-    private SaleBreakers saleBreakers() {
-        return new SaleBreakers(SETTINGS, clock, false, b -> { });
+    /** A slot map the test moves: sale -> slot, slot -> master (a failover hands a slot to another master). */
+    private static final class FakeShards implements ShardMap {
+        final Map<Long, Integer> slotOfSale = new HashMap<>();
+        final Map<Integer, String> masterOfSlot = new ConcurrentHashMap<>();
+
+        @Override
+        public String masterOf(long saleId) {
+            return masterOfSlot.get(slotOfSale.get(saleId));
+        }
+
+        @Override
+        public Set<String> masters() {
+            return Set.copyOf(masterOfSlot.values());
+        }
+    }
+
+    private static final Sale A = new Sale(11, "a", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));
+    private static final Sale B = new Sale(12, "b", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));
+    private static final Sale C = new Sale(13, "c", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));
+
+    /** A and B on two slots of one master, C on another master; SALE alone on the first (a single server). */
+    private final FakeShards shards = new FakeShards();
+
+    {
+        shards.slotOfSale.putAll(Map.of(SALE.id(), 0, A.id(), 1, B.id(), 2, C.id(), 3));
+        shards.masterOfSlot.putAll(Map.of(0, "m1:6379", 1, "m1:6379", 2, "m1:6379", 3, "m2:6379"));
+    }
+
+    private ShardBreakers shardBreakers() {
+        return new ShardBreakers(shards, SETTINGS, clock, false, b -> { });
+    }
+
+    private GuardedReserver guarded(ShardBreakers redis, FakeReserver reserver) {
+        return new GuardedReserver(reserver, redis, new Breaker("kafka", SETTINGS, clock, false));
+    }
+
+    /** Four outages of sale's purchases through the guard: the window is 4, so its breaker opens. */
+    private void failFourTimes(GuardedReserver guarded, FakeReserver reserver, Sale sale) {
+        reserver.fail(outage());
+        for (int i = 0; i < 4; i++) {
+            long order = 100 + i;
+            assertThrows(DependencyUnavailable.class, () -> guarded.reserve(sale, 7, order, 0));
+        }
+        reserver.reset();
     }
 
     private void failing(Breaker b) {
@@ -145,7 +194,7 @@ class BreakerTest {
     void anOpenKafkaBreakerRefusesBeforeRedisTakesAUnit() {
         Breaker kafka = new Breaker("kafka", SETTINGS, clock, false);
         FakeReserver redis = new FakeReserver();
-        GuardedReserver guarded = new GuardedReserver(redis, saleBreakers(), kafka);
+        GuardedReserver guarded = new GuardedReserver(redis, shardBreakers(), kafka);
         for (int i = 0; i < 4; i++) {
             assertThrows(DependencyUnavailable.class, () -> kafka.record(() -> {
                 throw outage();
@@ -159,7 +208,7 @@ class BreakerTest {
     void aHalfOpenKafkaBreakerLetsOnlyItsProbesReserveAndARefusalGivesThePermitBack() {
         Breaker kafka = new Breaker("kafka", SETTINGS, clock, false);
         FakeReserver redis = new FakeReserver();
-        GuardedReserver guarded = new GuardedReserver(redis, saleBreakers(), kafka);
+        GuardedReserver guarded = new GuardedReserver(redis, shardBreakers(), kafka);
         for (int i = 0; i < 4; i++) {
             assertThrows(DependencyUnavailable.class, () -> kafka.record(() -> {
                 throw outage();
@@ -182,7 +231,7 @@ class BreakerTest {
     @Test
     void anOpenRedisBreakerGivesTheKafkaPermitBack() {
         Breaker kafka = new Breaker("kafka", SETTINGS, clock, false);
-        SaleBreakers redisBreakers = saleBreakers();
+        ShardBreakers redisBreakers = shardBreakers();
         for (int i = 0; i < 4; i++) {
             failing(redisBreakers.of(SALE.id()));
         }
@@ -191,29 +240,61 @@ class BreakerTest {
         assertEquals(CircuitBreaker.State.CLOSED, kafka.state());
     }
 
-    /** A sale lives on one shard; the failover of another shard must not refuse it. */
+    /** Sales of one shard share its breaker; another shard's sales sell on. */
     @Test
-    void redisFailuresOfOneSaleOpenOnlyThatSalesBreaker() {
-        Sale other = new Sale(2, "t", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));
-        SaleBreakers redisBreakers = saleBreakers();
+    void failuresOfOneSaleOpenTheBreakerOfEverySaleOfItsShardAndOfNoOther() {
+        ShardBreakers redisBreakers = shardBreakers();
         FakeReserver redis = new FakeReserver();
-        GuardedReserver guarded = new GuardedReserver(redis, redisBreakers, new Breaker("kafka", SETTINGS, clock,
-                false));
-        redis.fail(outage());
-        for (int i = 0; i < 4; i++) {
-            long order = i;
-            assertThrows(DependencyUnavailable.class, () -> guarded.reserve(SALE, 7, order, 0));
-        }
-        assertThrows(BreakerOpen.class, () -> guarded.reserve(SALE, 7, 9, 0));
+        GuardedReserver guarded = guarded(redisBreakers, redis);
+        failFourTimes(guarded, redis, A);
+        int before = redis.reserveCalls();
+        assertThrows(BreakerOpen.class, () -> guarded.reserve(B, 8, 200, 0),
+                "B is on A's shard: refused at once, though B itself never failed");
+        assertEquals(before, redis.reserveCalls(), "Redis was not called for B");
         assertTrue(redisBreakers.isOpen(), "reported as Redis open");
-        redis.reset();
-        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(other, 7, 10, 0), "the other sale sells on");
+        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(C, 9, 300, 0), "C's shard sells on");
+        assertSame(redisBreakers.of(A.id()), redisBreakers.of(B.id()));
+        assertNotSame(redisBreakers.of(A.id()), redisBreakers.of(C.id()));
+    }
+
+    /** A failover: a replica promoted, the client's slot map names it for the shard's slots. */
+    @Test
+    void aShardsNewMasterStartsClosedForAllItsSalesTogether() {
+        ShardBreakers redisBreakers = shardBreakers();
+        FakeReserver redis = new FakeReserver();
+        GuardedReserver guarded = guarded(redisBreakers, redis);
+        failFourTimes(guarded, redis, A);
+        assertThrows(BreakerOpen.class, () -> guarded.reserve(B, 8, 200, 0));
+        shards.masterOfSlot.put(1, "m3:6379");
+        shards.masterOfSlot.put(2, "m3:6379");
+        shards.masterOfSlot.put(0, "m3:6379");
+        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(A, 7, 201, 0), "no wait: the new master");
+        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(B, 8, 202, 0), "and all its sales");
+        assertFalse(redisBreakers.isOpen(), "the dead master serves no slot: it is not Redis open");
+        failFourTimes(guarded, redis, B);
+        assertThrows(BreakerOpen.class, () -> guarded.reserve(A, 7, 203, 0), "one breaker for the new master too");
+        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(C, 9, 300, 0));
+    }
+
+    /** A single server that comes back at its address: the shard's probes close it for every sale of it. */
+    @Test
+    void aShardsBreakerClosesForAllItsSalesTogetherWhenItsProbesSucceed() {
+        ShardBreakers redisBreakers = shardBreakers();
+        FakeReserver redis = new FakeReserver();
+        GuardedReserver guarded = guarded(redisBreakers, redis);
+        failFourTimes(guarded, redis, A);
+        clock.now = clock.now.plusSeconds(6);
+        guarded.reserve(B, 8, 200, 0);
+        guarded.reserve(SALE, 9, 201, 0);
+        assertEquals(CircuitBreaker.State.CLOSED, redisBreakers.of(A.id()).state(),
+                "B's and SALE's probes closed A's breaker: A sells again without a probe of its own");
+        assertInstanceOf(PurchaseOutcome.Queued.class, guarded.reserve(A, 7, 202, 0));
     }
 
     @Test
     void redisIsReportedAsOneBreakerInTheMetrics() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Breakers breakers = Breakers.create(SETTINGS, clock, registry);
+        Breakers breakers = Breakers.create(SETTINGS, clock, registry, shards);
         assertEquals(0.0, registry.get("seckill.breaker.state").tag("breaker", "redis").gauge().value());
         Breaker sale = breakers.redis().of(SALE.id());
         for (int i = 0; i < 10; i++) {
@@ -221,5 +302,12 @@ class BreakerTest {
         }
         assertEquals(1.0, registry.get("seckill.breaker.state").tag("breaker", "redis").gauge().value());
         assertEquals(java.util.List.of("redis"), breakers.open());
+        for (int slot = 0; slot < 3; slot++) {
+            shards.masterOfSlot.put(slot, "m3:6379");
+        }
+        breakers.redis().of(SALE.id());
+        assertEquals(0.0, registry.get("seckill.breaker.state").tag("breaker", "redis").gauge().value(),
+                "after the failover only the serving masters count");
+        assertEquals(java.util.List.of(), breakers.open());
     }
 }

@@ -10,6 +10,7 @@ import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** purchase.lua's replies mapped to outcomes: the one mapping, every code (the script itself: ScriptsIT). */
 class PurchaseCodeTest {
@@ -25,8 +26,8 @@ class PurchaseCodeTest {
     void everyCodeOfTheScriptsHeaderIsOneConstant() {
         assertEquals(List.of(PurchaseCode.MISSING, PurchaseCode.QUEUED, PurchaseCode.ALREADY_PURCHASED,
                         PurchaseCode.SOLD_OUT, PurchaseCode.NOT_STARTED, PurchaseCode.SALE_ENDED,
-                        PurchaseCode.RATE_LIMITED, PurchaseCode.RESEND, PurchaseCode.HELD),
-                LongStream.rangeClosed(-1, 7).mapToObj(PurchaseCode::of).toList());
+                        PurchaseCode.RATE_LIMITED, PurchaseCode.RESEND, PurchaseCode.HELD, PurchaseCode.FENCED),
+                LongStream.rangeClosed(-1, 8).mapToObj(PurchaseCode::of).toList());
     }
 
     @Test
@@ -54,6 +55,12 @@ class PurchaseCodeTest {
     @Test
     void noStockButUnitsHeldForResendsIsUnavailableNeverSoldOut() {
         assertThrows(UnitsHeld.class, () -> reply(7, 3L));
+    }
+
+    @Test
+    void aFencedOrderIsUnavailableAndHoldsNothing() {
+        DependencyUnavailable e = assertThrows(DependencyUnavailable.class, () -> reply(8, 0L));
+        assertTrue(e.getMessage().contains("reserved nothing"), e.getMessage());
     }
 
     @Test

@@ -37,6 +37,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,6 +80,22 @@ class ClusterScriptsIT extends LineScriptContract {
 
     private RedisStockReserver reserver(ReplicaAcks acks) {
         return new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), acks);
+    }
+
+    /** The Redis breakers are per master (ShardBreakers): the client's slot map must name each sale's. */
+    @Test
+    void theShardMapNamesTheMasterThatServesEachSale() {
+        ShardMap shards = ShardMap.of(redis);
+        assertEquals(nodes.masters().stream().map(n -> hostPort(n.address())).collect(Collectors.toSet()),
+                shards.masters());
+        for (int i = 0; i < 12; i++) {
+            Sale sale = preheated(1);
+            assertEquals(hostPort(nodes.masterOf(Keys.stock(sale.id())).address()), shards.masterOf(sale.id()));
+        }
+    }
+
+    private static String hostPort(String redisUri) {
+        return redisUri.replaceFirst("^redis://", "");
     }
 
     @Test

@@ -18,7 +18,9 @@ import org.redisson.client.RedisResponseTimeoutException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -40,6 +42,10 @@ class LostAnswerIT {
     private final AtomicBoolean loseAfterRunning = new AtomicBoolean();
     /** The next script call never reaches Redis. */
     private final AtomicBoolean loseUnsent = new AtomicBoolean();
+    /** The next script call times out unsent, and is kept in {@link #stalled} to reach Redis later. */
+    private final AtomicBoolean stall = new AtomicBoolean();
+    /** The stalled call: its bytes, delivered late (or Redisson's resend of it). */
+    private final AtomicReference<Callable<Object>> stalled = new AtomicReference<>();
 
     @BeforeAll
     void connect() {
@@ -75,6 +81,25 @@ class LostAnswerIT {
         assertEquals(2L, stock.remaining(sale.id()));
     }
 
+    /**
+     * The call times out before it runs, the question finds no mark and the attempt answers 503 holding nothing;
+     * then the stalled call reaches Redis. It must take no unit: one taken now would be an order no 202 named.
+     */
+    @Test
+    void aCallThatRunsAfterItsAttemptAnswered503ReservesNothing() throws Exception {
+        Sale sale = preheated(2);
+        stall.set(true);
+        DependencyUnavailable e = assertThrows(DependencyUnavailable.class,
+                () -> reserver.reserve(sale, 10, 1001, ScriptContract.START + 1));
+        assertTrue(e.getMessage().contains("reserved nothing"), e.getMessage());
+        stalled.getAndSet(null).call();
+        assertNull(redis.getMap(Keys.buyers(sale.id())).get("10"), "no unit taken behind the 503");
+        assertEquals(2L, stock.remaining(sale.id()));
+        assertEquals(new PurchaseOutcome.Queued("1002"), reserver.reserve(sale, 10, 1002, ScriptContract.START + 2),
+                "the buyer's retry, a new order id, gets its unit");
+        assertEquals(1L, stock.remaining(sale.id()));
+    }
+
     @Test
     void aLostRefusalStaysARefusalThatHoldsNothing() {
         Sale sale = preheated(1);
@@ -103,6 +128,10 @@ class LostAnswerIT {
 
     private RScript losing(RScript real) {
         InvocationHandler script = (proxy, method, args) -> {
+            if (method.getName().equals("evalSha") && stall.getAndSet(false)) {
+                stalled.set(() -> method.invoke(real, args));
+                throw new RedisResponseTimeoutException("staged: the script is stalled on its way");
+            }
             if (method.getName().equals("evalSha") && loseUnsent.getAndSet(false)) {
                 throw new RedisResponseTimeoutException("staged: the script was never sent");
             }

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -332,17 +333,70 @@ abstract class ScriptContract {
     }
 
     @Test
-    void confirmAnswersZeroAndWritesNothingForAnAbsentOrAnotherOrder() {
+    void confirmAnswersZeroAndMakesNoMarkForAnAbsentOrAnotherOrder() {
         Sale sale = preheated(2);
         reserver.reserve(sale, 1, 101, START + 1);
         assertEquals(List.of(0L, 0L, 1L), confirm(sale, "1", "999", "2", "102", "1", "101"),
                 "each reservation answered alone, in order");
         assertEquals("101", redis.getMap(Keys.buyers(sale.id())).get("1"));
         assertNull(redis.getMap(Keys.buyers(sale.id())).get("2"), "no mark is made up");
+        assertEquals(Set.of("999", "102"), fenced(sale), "the orders found without their mark are fenced, not 101");
+    }
+
+    /** A purchase.lua call whose answer was lost, asked about, and only then run: the copy that arrives late. */
+    @Test
+    void aLatePurchaseOfAnOrderConfirmFoundUnreservedReservesNothing() {
+        Sale sale = preheated(2);
+        assertEquals(List.of(0L), confirm(sale, "1", "101"), "no mark: the attempt answers 503 holding nothing");
+        DependencyUnavailable late = assertThrows(DependencyUnavailable.class,
+                batch(sale, 1, 101, START + 1).getFirst()::get);
+        assertTrue(late.getMessage().contains("reserved nothing"), late.getMessage());
+        assertEquals(2L, stock.remaining(sale.id()), "the stock is unchanged");
+        assertNull(redis.getMap(Keys.buyers(sale.id())).get("1"), "no buyer mark");
+        assertFalse(redis.getKeys().countExists(Keys.bucket(sale.id(), 1)) > 0, "not even a token was taken");
+        assertEquals(new PurchaseOutcome.Queued("102"), reserver.reserve(sale, 1, 102, START + 2),
+                "the buyer's retry is a new order id, which no fence refuses");
+        assertEquals(1L, stock.remaining(sale.id()));
+    }
+
+    @Test
+    void aLateBatchReservesForNoneOfItsFencedOrdersAndFindsItsReservationsAgain() {
+        Sale sale = preheated(3);
+        reserver.reserve(sale, 1, 101, START + 1);
+        assertEquals(List.of(1L, 0L), confirm(sale, "1", "101", "2", "201"));
+        List<Decision> late = batch(sale, 1, 101, START + 1, 2, 201, START + 1, 3, 301, START + 1);
+        assertEquals(new PurchaseOutcome.Queued("101"), late.get(0).get(), "its own reservation, found again");
+        assertThrows(DependencyUnavailable.class, late.get(1)::get);
+        assertEquals(new PurchaseOutcome.Queued("301"), late.get(2).get(), "an order never fenced reserves");
+        assertEquals(1L, stock.remaining(sale.id()));
+        assertEquals(Map.of("1", "101", "3", "301"),
+                redis.getMap(Keys.buyers(sale.id()), StringCodec.INSTANCE).readAllMap());
+    }
+
+    @Test
+    void aFenceIsTrimmedOnceOlderThanItsKeepAndTheFencesKeyExpires() {
+        Sale sale = preheated(2);
+        long keep = 60_000;
+        confirmAt(sale, START, keep, "1", "101");
+        long ttl = redis.getKeys().remainTimeToLive(Keys.fenced(sale.id()));
+        assertTrue(ttl > 0 && ttl <= keep, "the fences' key expires keep after the last fence: " + ttl);
+        confirmAt(sale, START + keep + 1, keep, "2", "201");
+        assertEquals(Set.of("201"), fenced(sale), "the fence older than keep is gone");
+        assertEquals(new PurchaseOutcome.Queued("101"), reserver.reserve(sale, 1, 101, START + keep + 2));
     }
 
     private List<Object> confirm(Sale sale, String... userOrderPairs) {
-        return scripts.list(Script.CONFIRM, Keys.confirm(sale.id()), (Object[]) userOrderPairs);
+        return confirmAt(sale, START + 100, 3_600_000, userOrderPairs);
+    }
+
+    private List<Object> confirmAt(Sale sale, long now, long keep, String... userOrderPairs) {
+        List<Object> args = new ArrayList<>(List.of(Long.toString(now), Long.toString(keep)));
+        args.addAll(List.of(userOrderPairs));
+        return scripts.list(Script.CONFIRM, Keys.confirm(sale.id()), args.toArray());
+    }
+
+    private Set<String> fenced(Sale sale) {
+        return Set.copyOf(redis.<String>getScoredSortedSet(Keys.fenced(sale.id()), StringCodec.INSTANCE).readAll());
     }
 
     @Test
