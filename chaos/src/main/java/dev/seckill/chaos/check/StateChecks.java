@@ -123,6 +123,8 @@ final class StateChecks {
             }
         });
         for (OrderRow r : sale.orders()) {
+            // A user's second row cannot have a mark of its own (one per user): that is the SECOND_ORDER reported
+            // by the answers' check, not a lost mark.
             if (!buyers.containsKey(r.userId())) {
                 f.violation(CONSERVATION, sale.saleId(), r.userId(), r.id(), "a row without its buyer mark",
                         ops.naming(r.id()), r.requestId());
