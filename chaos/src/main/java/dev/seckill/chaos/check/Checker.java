@@ -1,10 +1,24 @@
 package dev.seckill.chaos.check;
 
 import dev.seckill.chaos.history.Op;
+import dev.seckill.chaos.history.OpKind;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
-/** Holds every answer of a history against the final state of its sales. */
+import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
+
+/**
+ * Holds every answer of a history against the final state of its sales: per sale, the state's own promises
+ * ({@link StateChecks}), then the purchase answers against the rows ({@link AnswerChecks}); then every 200 to a pay
+ * against its order's end state. docs/chaos.md ("The checker") lists what each violation means.
+ */
 public final class Checker {
 
     private Checker() {
@@ -12,6 +26,68 @@ public final class Checker {
 
     /** The verdict on {@code history} (every operation of the run) given the state read after healing. */
     public static Verdict check(List<Op> history, FinalState state) {
-        throw new UnsupportedOperationException("to be written");
+        Findings f = new Findings();
+        Map<Long, List<Op>> purchases = history.stream().filter(o -> o.kind() == OpKind.PURCHASE)
+                .collect(Collectors.groupingBy(Op::saleId));
+        Map<String, List<Op>> pays = history.stream().filter(o -> o.kind() == OpKind.PAY && o.orderId() != null)
+                .collect(Collectors.groupingBy(Op::orderId));
+        for (SaleState sale : state.sales()) {
+            SaleOps ops = new SaleOps(purchases.getOrDefault(sale.saleId(), List.of()), pays);
+            if (!sale.found()) {
+                f.violation(SALE_MISSING, sale.saleId(), null, null, "MySQL has no row of the sale",
+                        ops.purchases());
+                continue;
+            }
+            StateChecks.check(sale, ops, f);
+            AnswerChecks.check(sale, ops, f);
+        }
+        unread(history, state, f);
+        created(history, state, f);
+        paid(history, state, f);
+        return new Verdict(List.copyOf(f.violations), List.copyOf(f.exceptions), Counts.of(history, state, f));
+    }
+
+    /** Operations of sales the final state did not read: nothing to hold them against. */
+    private static void unread(List<Op> history, FinalState state, Findings f) {
+        Set<Long> read = state.sales().stream().map(SaleState::saleId).collect(Collectors.toSet());
+        Map<Long, List<Op>> unread = history.stream().filter(o -> o.saleId() > 0 && !read.contains(o.saleId()))
+                .collect(Collectors.groupingBy(Op::saleId, TreeMap::new, Collectors.toList()));
+        unread.forEach((sale, ops) -> f.violation(SALE_MISSING, sale, null, null, "the final state did not read the "
+                + "sale; its " + ops.size() + " operation(s) are unchecked", ops));
+    }
+
+    /** A sale answered 201 has the units it was created with: stock_total never changes. */
+    private static void created(List<Op> history, FinalState state, Findings f) {
+        for (Op op : history) {
+            if (op.kind() != OpKind.CREATE_SALE || op.status() != 201) {
+                continue;
+            }
+            state.sale(op.saleId()).filter(s -> s.found() && s.stockTotal() != op.units()).ifPresent(s ->
+                    f.violation(CONSERVATION, s.saleId(), null, null, "created with " + op.units()
+                            + " units, stock_total is " + s.stockTotal(), List.of(op)));
+        }
+    }
+
+    /** A pay answered 200 (PAID) leaves its order PAID: a paid order never expires. */
+    private static void paid(List<Op> history, FinalState state, Findings f) {
+        Map<String, SaleState> saleOf = new HashMap<>();
+        Map<String, OrderRow> rows = new HashMap<>();
+        state.sales().forEach(s -> s.orders().forEach(r -> {
+            saleOf.put(r.id(), s);
+            rows.put(r.id(), r);
+        }));
+        for (Op op : history) {
+            if (op.kind() != OpKind.PAY || op.status() != 200) {
+                continue;
+            }
+            OrderRow r = op.orderId() == null ? null : rows.get(op.orderId());
+            if (r == null) {
+                f.violation(ANSWER_MISMATCH, op.saleId(), op.userId(), op.orderId(), "a pay answered 200 for an order "
+                        + "no sale of the final state has", List.of(op));
+            } else if (r.state() != OrderRow.State.PAID) {
+                f.violation(ANSWER_MISMATCH, saleOf.get(r.id()).saleId(), r.userId(), r.id(), "a pay answered 200 "
+                        + "PAID, the order is " + r.state() + " at the end", List.of(op), r.requestId());
+            }
+        }
     }
 }

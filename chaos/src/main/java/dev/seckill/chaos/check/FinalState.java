@@ -1,14 +1,58 @@
 package dev.seckill.chaos.check;
 
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.ClusterStack;
+import dev.seckill.testkit.RedisCluster;
+import dev.seckill.testkit.Stack;
+import dev.seckill.testkit.StackRedis;
+import org.redisson.api.RedissonClient;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.LongFunction;
 
 /** What MySQL and every Redis master hold for the run's sales, read directly (never through the service). */
-public record FinalState() {
+public record FinalState(List<SaleState> sales) {
+
+    public Optional<SaleState> sale(long saleId) {
+        return sales.stream().filter(s -> s.saleId() == saleId).findFirst();
+    }
 
     /** Reads the sales' rows and keys on the cluster (healed, reconciled, the writer caught up). */
     public static FinalState read(ClusterStack cluster, List<Long> saleIds) {
-        throw new UnsupportedOperationException("to be written");
+        RedisCluster redis = cluster.redis();
+        try (Connection db = cluster.db()) {
+            return read(db, saleIds, saleId -> new ClusterKeyReader(redis, saleId));
+        } catch (SQLException e) {
+            throw new IllegalStateException("failed to read the cluster's MySQL: " + e.getMessage(), e);
+        }
+    }
+
+    /** The same from the single stack ({@code bin/seckill up}), for tests of the checker on a real stack. */
+    public static FinalState read(Stack stack, List<Long> saleIds) {
+        RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
+        try (Connection db = stack.db()) {
+            StackKeyReader keys = new StackKeyReader(redis, stack.redisAddress());
+            return read(db, saleIds, saleId -> keys);
+        } catch (SQLException e) {
+            throw new IllegalStateException("failed to read the stack's MySQL: " + e.getMessage(), e);
+        } finally {
+            redis.shutdown();
+        }
+    }
+
+    private static FinalState read(Connection db, List<Long> saleIds, LongFunction<SaleKeys.Reader> keys)
+            throws SQLException {
+        SaleRows rows = new SaleRows(db);
+        List<SaleState> out = new ArrayList<>();
+        for (long saleId : saleIds.stream().distinct().sorted().toList()) {
+            SaleRows.Rows r = rows.read(saleId);
+            out.add(new SaleState(saleId, r.found(), r.stockTotal(), r.stock(), r.orders(), r.unitReturns(),
+                    SaleKeys.read(saleId, keys.apply(saleId))));
+        }
+        return new FinalState(out);
     }
 }

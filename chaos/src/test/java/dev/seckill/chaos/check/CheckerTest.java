@@ -1,0 +1,303 @@
+package dev.seckill.chaos.check;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seckill.chaos.history.Op;
+import dev.seckill.chaos.history.OpKind;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
+import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
+import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
+import static dev.seckill.chaos.check.Violation.Kind.PAYMENT_MISMATCH;
+import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
+import static dev.seckill.chaos.check.Violation.Kind.SECOND_ORDER;
+import static dev.seckill.chaos.check.Violation.Kind.UNIT_NOT_RETURNED;
+import static dev.seckill.chaos.check.Violation.Kind.UNIT_RETURNED_TWICE;
+import static dev.seckill.chaos.check.SaleFixture.SALE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CheckerTest {
+
+    /**
+     * Four units: two bought and left unpaid, one paid, one lapsed (its unit back on sale); one left. Refusals of each
+     * kind, a 503 and a silence that held nothing.
+     */
+    private static SaleFixture soundSale() {
+        SaleFixture s = new SaleFixture(4).bought(11, 101).boughtAndPaid(12, 102).boughtAndLapsed(13, 103)
+                .bought(14, 104);
+        s.purchase(11, 409, "ALREADY_PURCHASED", 101L);
+        s.purchase(13, 409, "ALREADY_PURCHASED", 103L);
+        s.purchase(15, 409, "NOT_STARTED", null);
+        s.purchase(15, 410, "SOLD_OUT", null);
+        s.purchase(15, 429, "RATE_LIMITED", null);
+        s.purchase(16, 503, "UNAVAILABLE", null);
+        s.purchase(17, 0, null, null);
+        s.op(OpKind.PAY, 14, 410, "PAYMENT_WINDOW_CLOSED", 104L);
+        return s;
+    }
+
+    private static Set<Violation.Kind> kinds(Verdict v) {
+        return v.violations().stream().map(Violation::kind).collect(Collectors.toSet());
+    }
+
+    @Test
+    void aSoundHistoryAndStateGiveNoViolation() {
+        SaleFixture s = soundSale();
+        Verdict v = Checker.check(s.history(), s.state());
+        assertTrue(v.holds(), v.summary());
+        assertEquals("no violation", v.summary());
+        assertEquals(List.of(), v.exceptions());
+        assertEquals(s.history().size(), v.counts().operations());
+        assertEquals(4, v.counts().answers().get("PURCHASE 202 QUEUED"));
+        assertEquals(1, v.counts().answers().get("PURCHASE 0"));
+        assertEquals(1, v.counts().answers().get("PAY 200 PAID"));
+        assertEquals(4, v.counts().orders());
+    }
+
+    @Test
+    void a202WhoseOrderHasNoRowIsALostOrder() {
+        SaleFixture s = soundSale();
+        Op lost = s.purchase(18, 202, "QUEUED", 108L);
+        Verdict v = s.check();
+        assertEquals(Set.of(LOST_ORDER), kinds(v), v.summary());
+        Violation only = v.violations().getFirst();
+        assertEquals(SALE, only.saleId());
+        assertEquals(18L, only.userId());
+        assertEquals("108", only.orderId());
+        assertEquals(List.of(lost.requestId()), only.requestIds());
+        assertTrue(v.summary().startsWith("LOST_ORDER sale 7 user 18 order 108"), v.summary());
+    }
+
+    @Test
+    void a503NamingAnOrderThatHasNoRowIsALostOrder() {
+        SaleFixture s = soundSale();
+        s.purchase(18, 503, "UNAVAILABLE", 108L);
+        assertEquals(Set.of(LOST_ORDER), kinds(s.check()));
+    }
+
+    @Test
+    void a202NamingAnotherBuyersRowIsALostOrder() {
+        SaleFixture s = soundSale();
+        s.purchase(18, 202, "QUEUED", 104L);
+        Verdict v = s.check();
+        assertEquals(Set.of(LOST_ORDER), kinds(v), v.summary());
+        assertTrue(v.summary().contains("user 14's"), v.summary());
+    }
+
+    @Test
+    void aUnitSoldTwiceIsAnOversell() {
+        // Two units, three live orders: Redis went to -1, the DB stock stayed at 0 (its CHECK).
+        SaleFixture s = new SaleFixture(2).bought(11, 101).bought(12, 102).bought(13, 103);
+        Verdict v = s.check();
+        assertEquals(Set.of(OVERSELL), kinds(v), v.summary());
+        assertEquals(2, v.violations().size(), "live orders over the stock, and Redis below zero: " + v.summary());
+        assertEquals(List.of("r2", "r3", "r4"), v.violations().getFirst().requestIds());
+    }
+
+    @Test
+    void aSecondRowOfOneBuyerIsASecondOrder() {
+        SaleFixture s = soundSale().bought(11, 109);
+        Verdict v = s.check();
+        assertEquals(Set.of(SECOND_ORDER), kinds(v), v.summary());
+        assertEquals(11L, v.violations().getFirst().userId());
+    }
+
+    @Test
+    void twoOrderIdsGrantedToOneBuyerAreASecondOrderAndTheUnwrittenOneIsLost() {
+        SaleFixture s = soundSale();
+        s.purchase(11, 202, "QUEUED", 109L);
+        Verdict v = s.check();
+        assertEquals(Set.of(SECOND_ORDER, LOST_ORDER), kinds(v), v.summary());
+    }
+
+    @Test
+    void anAlreadyPurchasedNamingAnotherOrderIsAnAnswerMismatch() {
+        SaleFixture s = soundSale();
+        Op wrong = s.purchase(11, 409, "ALREADY_PURCHASED", 104L);
+        Verdict v = s.check();
+        assertEquals(Set.of(ANSWER_MISMATCH), kinds(v), v.summary());
+        assertEquals(List.of(wrong.requestId()), v.violations().getFirst().requestIds());
+        assertEquals("104", v.violations().getFirst().orderId());
+    }
+
+    @Test
+    void aPayAnswered200WhoseOrderExpiredIsAnAnswerMismatch() {
+        SaleFixture s = soundSale();
+        Op pay = s.op(OpKind.PAY, 13, 200, "PAID", 103L);
+        Verdict v = s.check();
+        assertEquals(Set.of(ANSWER_MISMATCH), kinds(v), v.summary());
+        assertEquals(List.of(pay.requestId()), v.violations().getFirst().requestIds());
+        assertTrue(v.summary().contains("EXPIRED"), v.summary());
+    }
+
+    @Test
+    void anOrderWithAPaymentThatExpiredIsPaidAndExpired() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 202, "QUEUED", 102L);
+        s.row(12, 102, OrderRow.State.EXPIRED, true);
+        Verdict v = s.check();
+        assertEquals(Set.of(PAID_AND_EXPIRED), kinds(v), v.summary());
+        assertEquals("102", v.violations().getFirst().orderId());
+    }
+
+    @Test
+    void aPaidOrderWithoutItsPaymentIsAPaymentMismatch() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 202, "QUEUED", 102L);
+        s.row(12, 102, OrderRow.State.PAID, false);
+        assertEquals(Set.of(PAYMENT_MISMATCH), kinds(s.check()));
+    }
+
+    @Test
+    void aUnitTheDatabaseGotBackTwiceIsNamed() {
+        // The expiry's transaction counted order 103's unit twice; release.lua, keyed by the order id, once.
+        SaleFixture s = soundSale();
+        s.dbStockOff = 1;
+        Verdict v = s.check();
+        assertEquals(Set.of(UNIT_RETURNED_TWICE), kinds(v), v.summary());
+    }
+
+    @Test
+    void aLiveOrderInTheReturnedSetIsAUnitReturnedTwice() {
+        SaleFixture s = soundSale();
+        s.returned().add(104L);
+        Verdict v = s.check();
+        assertEquals(Set.of(UNIT_RETURNED_TWICE), kinds(v), v.summary());
+        assertEquals("104", v.violations().getFirst().orderId());
+    }
+
+    @Test
+    void anExpiredOrderWhoseUnitRedisNeverGotIsNamed() {
+        SaleFixture s = soundSale();
+        s.returned().remove(103L);
+        s.unitReturns().add(103L);
+        s.remainingOff = -1;
+        Verdict v = s.check();
+        assertEquals(Set.of(UNIT_NOT_RETURNED, CONSERVATION), kinds(v), v.summary());
+        assertTrue(v.summary().contains("unit_return row is still owed"), v.summary());
+    }
+
+    @Test
+    void aRedisStockThatDoesNotAddUpBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.remainingOff = -1;
+        Verdict v = s.check();
+        assertEquals(Set.of(CONSERVATION), kinds(v), v.summary());
+        assertEquals(1, v.violations().size());
+    }
+
+    @Test
+    void aDatabaseStockTooLowBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.dbStockOff = -1;
+        assertEquals(Set.of(CONSERVATION), kinds(s.check()));
+    }
+
+    @Test
+    void aBuyerMarkWithoutItsRowBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.marks().put(18L, 108L);
+        s.remainingOff = -1;
+        Verdict v = s.check();
+        assertEquals(Set.of(CONSERVATION), kinds(v), v.summary());
+        assertTrue(v.violations().stream().anyMatch(x -> Long.valueOf(18).equals(x.userId())), v.summary());
+    }
+
+    @Test
+    void aRowWithoutItsBuyerMarkBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.marks().remove(14L);
+        Verdict v = s.check();
+        assertEquals(Set.of(CONSERVATION), kinds(v), v.summary());
+        assertEquals("104", v.violations().getFirst().orderId());
+    }
+
+    @Test
+    void keysMissingWithoutTheArchivedMarkAreLost() {
+        SaleFixture s = soundSale();
+        s.keysGone = true;
+        assertEquals(Set.of(CONSERVATION), kinds(s.check()));
+    }
+
+    @Test
+    void anArchivedSaleIsCheckedInTheDatabaseOnly() {
+        SaleFixture s = soundSale();
+        s.keysGone = true;
+        s.meta().put("archived", "1700000000000");
+        assertTrue(s.check().holds(), s.check().summary());
+        s.dbStockOff = -1;
+        assertEquals(Set.of(CONSERVATION), kinds(s.check()));
+    }
+
+    @Test
+    void a503WithoutAnOrderIdWhoseOrderWasWrittenIsAnExceptionNotAViolation() {
+        SaleFixture s = soundSale();
+        Op unavailable = s.purchase(18, 503, "UNAVAILABLE", null);
+        s.purchase(18, 409, "ALREADY_PURCHASED", 108L);
+        s.row(18, 108, OrderRow.State.CONFIRMED, false);
+        Verdict v = s.check();
+        assertTrue(v.holds(), v.summary());
+        assertEquals(1, v.exceptions().size());
+        Excused e = v.exceptions().getFirst();
+        assertEquals(Excused.Kind.WRITTEN_AFTER_503, e.kind());
+        assertEquals("108", e.orderId());
+        assertEquals(List.of(unavailable.requestId()), e.requestIds());
+        assertEquals(1, v.counts().exceptions().get(Excused.Kind.WRITTEN_AFTER_503));
+    }
+
+    @Test
+    void anUnansweredPurchaseWhoseOrderWasWrittenIsAnException() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        Op silent = s.purchase(12, 0, null, null);
+        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        Verdict v = s.check();
+        assertTrue(v.holds(), v.summary());
+        assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_NO_ANSWER),
+                v.exceptions().stream().map(Excused::kind).toList());
+        assertEquals(List.of(silent.requestId()), v.exceptions().getFirst().requestIds());
+    }
+
+    @Test
+    void aRowNoAnswerExplainsIsCountedAsAnException() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        Verdict v = s.check();
+        assertTrue(v.holds(), v.summary());
+        assertEquals(List.of(Excused.Kind.ROW_WITHOUT_ANSWER), v.exceptions().stream().map(Excused::kind).toList());
+    }
+
+    @Test
+    void operationsOfASaleTheStateDidNotReadAreNamed() {
+        SaleFixture s = soundSale();
+        Op other = new Op(99, OpKind.PURCHASE, "r99", 8, 11, 0, 1, 2, 202, "QUEUED", "801", "service-2");
+        List<Op> history = new java.util.ArrayList<>(s.history());
+        history.add(other);
+        Verdict v = Checker.check(history, s.state());
+        assertEquals(Set.of(SALE_MISSING), kinds(v), v.summary());
+        assertEquals(8, v.violations().getFirst().saleId());
+        assertEquals(List.of("r99"), v.violations().getFirst().requestIds());
+    }
+
+    @Test
+    void theVerdictIsWrittenAsJsonAndReadBack() throws Exception {
+        SaleFixture s = soundSale();
+        s.purchase(18, 202, "QUEUED", 108L);
+        Verdict v = s.check();
+        ObjectMapper json = new ObjectMapper();
+        String text = json.writeValueAsString(v);
+        JsonNode tree = json.readTree(text);
+        assertEquals("LOST_ORDER", tree.path("violations").path(0).path("kind").asText());
+        assertEquals(1, tree.path("counts").path("violations").path("LOST_ORDER").asInt());
+        assertFalse(tree.has("holds") && tree.path("holds").asBoolean(), text);
+        assertEquals(v, json.readValue(text, Verdict.class));
+    }
+}
