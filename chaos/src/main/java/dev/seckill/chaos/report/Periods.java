@@ -37,7 +37,7 @@ public final class Periods {
         long firstInjection = done.stream().mapToLong(Window::injectedMillis).min().orElse(endMillis);
         long lastHeal = done.stream().mapToLong(w -> w.healedMillis() > 0 ? w.healedMillis() : endMillis).max()
                 .orElse(endMillis);
-        out.add(period("before the faults", ops, startMillis, firstInjection));
+        out.add(period("before the faults", ops, Long.MIN_VALUE, firstInjection));
         for (Window w : done) {
             long to = w.healedMillis() > 0 ? w.healedMillis() : endMillis;
             out.add(period("#" + w.event().number() + " " + Schedule.describe(w.event().fault()), ops,
