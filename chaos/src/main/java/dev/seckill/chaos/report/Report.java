@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * report.md and report.json of a run: the seed and schedule (each fault planned and real), the operations and
@@ -107,23 +106,23 @@ public final class Report {
                     .append(f.affectedSales().isEmpty() ? "-" : f.recovered() ? secs(f.millis()) : "not recovered")
                     .append(" |\n");
         }
-        b.append("\n## Answers by period\n\nOperations by the period they started in: kind, status (0: no answer "
-                + "within the client's timeout) and code.\n\n");
-        TreeSet<String> keys = new TreeSet<>();
-        periods.forEach(p -> keys.addAll(p.counts().keySet()));
-        b.append("| answer |");
-        periods.forEach(p -> b.append(' ').append(p.name()).append(" |"));
-        b.append("\n|---|");
-        periods.forEach(p -> b.append("---|"));
-        b.append('\n');
-        for (String k : keys) {
-            b.append("| ").append(k).append(" |");
-            periods.forEach(p -> b.append(' ').append(p.counts().getOrDefault(k, 0L)).append(" |"));
-            b.append('\n');
+        b.append("\n## Answers by period\n\nOperations by the period they started in (a fault's window: from its "
+                + "injection to its heal), counted by kind, status (0: no answer within the client's timeout) and code.\n\n"
+                + "| period | from | to | operations | answers |\n|---|---|---|---|---|\n");
+        for (Periods.Period p : periods) {
+            StringBuilder answers = new StringBuilder();
+            p.counts().forEach((k, n) -> answers.append(answers.isEmpty() ? "" : ", ").append(k).append(": ").append(n));
+            b.append("| ").append(p.name()).append(" | ")
+                    .append(p.fromMillis() == Long.MIN_VALUE ? "start" : at(run, p.fromMillis())).append(" | ")
+                    .append(p.toMillis() < 0 ? "end" : at(run, p.toMillis())).append(" | ").append(p.total())
+                    .append(" | ").append(answers.isEmpty() ? "-" : answers).append(" |\n");
         }
-        b.append("| **all** |");
-        periods.forEach(p -> b.append(' ').append(p.total()).append(" |"));
-        b.append('\n');
+        Map<String, Long> all = new java.util.TreeMap<>();
+        run.ops().forEach(o -> all.merge(Periods.key(o), 1L, Long::sum));
+        b.append("\nThe whole run (").append(run.ops().size()).append(" operations; two faults' windows may overlap): ");
+        StringBuilder totals = new StringBuilder();
+        all.forEach((k, n) -> totals.append(totals.isEmpty() ? "" : ", ").append(k).append(": ").append(n));
+        b.append(totals).append(".\n");
         return b.toString();
     }
 
