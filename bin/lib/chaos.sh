@@ -66,7 +66,7 @@ chaos_cleanup() {
   in_cluster chaos_release
   say "stopping the chaos cluster"
   in_cluster cmd_down || true
-  rmdir "$SECKILL_CHAOS_CGROUP"/* "$SECKILL_CHAOS_CGROUP" 2>/dev/null || true
+  rmdir "$SECKILL_CHAOS_CGROUP"/*/ "$SECKILL_CHAOS_CGROUP" 2>/dev/null || true
 }
 
 cmd_chaos() {
