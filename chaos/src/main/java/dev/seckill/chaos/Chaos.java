@@ -1,0 +1,158 @@
+package dev.seckill.chaos;
+
+import dev.seckill.chaos.check.Checker;
+import dev.seckill.chaos.check.FinalState;
+import dev.seckill.chaos.check.Verdict;
+import dev.seckill.chaos.fault.Cgroups;
+import dev.seckill.chaos.fault.FaultKind;
+import dev.seckill.chaos.fault.Firewall;
+import dev.seckill.chaos.fault.Nemesis;
+import dev.seckill.chaos.fault.NodeControl;
+import dev.seckill.chaos.fault.Schedule;
+import dev.seckill.chaos.fault.Timeouts;
+import dev.seckill.chaos.fault.Window;
+import dev.seckill.chaos.history.History;
+import dev.seckill.chaos.history.Op;
+import dev.seckill.chaos.load.Workload;
+import dev.seckill.chaos.report.Report;
+import dev.seckill.chaos.settle.Settlement;
+import dev.seckill.testkit.ClusterStack;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+
+/**
+ * {@code bin/seckill chaos --cluster}: a workload of overlapping sales through the load balancer for a few minutes
+ * while a seeded nemesis kills, pauses and partitions the cluster's nodes one or two at a time; then everything
+ * healed and settled, the final state read from MySQL and every Redis master and the history checked. Exit 0 iff the
+ * verdict holds (1 when it does not, 2 when no verdict could be reached). {@link #run} is the same run for a test.
+ */
+@Command(name = "chaos", mixinStandardHelpOptions = true,
+        description = "Faults in combination on a running cluster (bin/seckill chaos --cluster starts one).")
+public final class Chaos implements Callable<Integer> {
+
+    @Option(names = "--minutes", description = "how long the workload runs (default ${DEFAULT-VALUE})", defaultValue = "20")
+    double minutes;
+
+    @Option(names = "--seed", description = "the schedule's seed (default: a random one, printed)")
+    Long seed;
+
+    @Option(names = "--faults", description = "kill,pause,partition or all (default ${DEFAULT-VALUE})", defaultValue = "all")
+    String faults;
+
+    @Option(names = "--out", description = "the report's directory (default: the run directory's chaos-report)")
+    Path out;
+
+    /** What a run leaves: its schedule, the windows, where the report is, and the verdict if the checker gave one. */
+    public record Result(Schedule schedule, List<Window> windows, Map<Integer, String> problems, Path report,
+                         Boolean holds, String checker, int operations) {
+
+        public boolean verdictHolds() {
+            return Boolean.TRUE.equals(holds);
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Chaos()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(minutes > 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--minutes must be above 0");
+        }
+        ClusterStack cluster = ClusterStack.get();
+        long s = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
+        Path dir = out != null ? out : cluster.runDir().resolve("chaos-report");
+        ChaosOptions o = new ChaosOptions(Duration.ofMillis((long) (minutes * 60_000)), s, FaultKind.parse(faults), dir);
+        Result r = run(o, cluster);
+        if (r.holds() == null) {
+            return 2;
+        }
+        return r.verdictHolds() ? 0 : 1;
+    }
+
+    /** The schedule a run with these options would follow on this cluster (same seed, same schedule). */
+    public static Schedule schedule(ChaosOptions o, ClusterStack cluster) {
+        return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(Home.find()));
+    }
+
+    public static Result run(ChaosOptions o, ClusterStack cluster) throws Exception {
+        Consumer<String> log = m -> System.out.println("chaos: " + m);
+        Path home = Home.find();
+        Files.createDirectories(o.out());
+        Schedule schedule = schedule(o, cluster);
+        log.accept("seed " + o.seed() + ", workload " + o.minutes() + " min, faults " + o.faultList() + "; schedule:");
+        schedule.describe().forEach(l -> System.out.println("  " + l));
+        int lb = cluster.port("lb");
+        Cgroups cgroups = Cgroups.forCluster(lb);
+        Firewall firewall = Firewall.forCluster(lb);
+        NodeControl nodes = new NodeControl(cluster, cgroups, home);
+        Nemesis nemesis = new Nemesis(cluster, schedule, nodes, firewall, cgroups, log);
+        String runId = "chaos" + Long.toString(o.seed(), 36) + "-" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
+        Path historyFile = o.out().resolve("history.jsonl");
+        try {
+            nemesis.prepare();
+            long start;
+            long workloadEnd;
+            Workload workload;
+            try (History history = new History(historyFile)) {
+                workload = new Workload(cluster, history, o.seed(), runId, log);
+                workload.open(o.length());
+                start = System.currentTimeMillis();
+                long stop = start + o.length().toMillis();
+                Thread faults = Thread.ofPlatform().name("nemesis").start(() -> {
+                    try {
+                        nemesis.run(start, stop);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                workload.run(stop, o.length());
+                workloadEnd = System.currentTimeMillis();
+                log.accept("workload ended; waiting for the faults in force to heal");
+                faults.join();
+                log.accept("healing everything");
+                nemesis.healAll();
+                Settlement.Outcome settled = new Settlement(workload.admin(), log).settle(workload.sales(),
+                        workload.saleIds());
+                history.close();
+                List<Op> ops = History.read(historyFile);
+                Boolean holds = null;
+                Object verdict = null;
+                String checker = null;
+                try {
+                    Verdict v = Checker.check(ops, FinalState.read(cluster, workload.saleIds()));
+                    verdict = v;
+                    holds = v.holds();
+                } catch (UnsupportedOperationException e) {
+                    checker = "checker not available (" + e.getMessage() + ")";
+                } catch (RuntimeException e) {
+                    checker = "the checker failed: " + e;
+                }
+                Report.Run run = new Report.Run(o.seed(), o.minutes(), o.faultList(), start, workloadEnd,
+                        System.currentTimeMillis(), schedule, nemesis.windows(), nemesis.problems(),
+                        workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker);
+                String md = Report.write(run, o.out());
+                System.out.println();
+                System.out.println(md);
+                log.accept("report: " + o.out().resolve("report.md") + " and report.json; history: " + historyFile);
+                log.accept("verdict: " + (holds == null ? checker : holds ? "HOLDS" : "VIOLATED") + " (seed "
+                        + o.seed() + ", ended " + Instant.now() + ")");
+                return new Result(schedule, nemesis.windows(), nemesis.problems(), o.out(), holds, checker, ops.size());
+            }
+        } finally {
+            nemesis.close();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.seckill.chaos.fault;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The partitions' packet filter: DROP rules in one iptables chain of the cluster's own, jumped to from OUTPUT, so
+ * removing every rule is one flush. A one-way cut of A from B drops the TCP packets A's processes send to B's
+ * listening ports (matched by A's cgroup, {@link Cgroups}); both ways adds B's packets to A's ports.
+ */
+public final class Firewall {
+
+    private final String chain;
+
+    public Firewall(String chain) {
+        this.chain = chain;
+    }
+
+    /** SECKILL_CHAOS_CHAIN, else SECKILL_CHAOS_{lbPort}. */
+    public static Firewall forCluster(int lbPort) {
+        String env = System.getenv("SECKILL_CHAOS_CHAIN");
+        return new Firewall(env != null && !env.isEmpty() ? env : "SECKILL_CHAOS_" + lbPort);
+    }
+
+    public String chain() {
+        return chain;
+    }
+
+    /** The chain exists and OUTPUT jumps to it. */
+    public synchronized void ensure() {
+        if (!run(List.of("-n", "-L", chain))) {
+            must(List.of("-N", chain));
+        }
+        if (!run(List.of("-C", "OUTPUT", "-j", chain))) {
+            must(List.of("-I", "OUTPUT", "1", "-j", chain));
+        }
+    }
+
+    /** Drops what processes of cgroup {@code from} send to {@code ports}; {@code tag} marks the rules as one fault's. */
+    public synchronized void drop(String fromCgroup, List<Integer> ports, String tag) {
+        for (int port : ports) {
+            must(rule("-A", fromCgroup, port, tag));
+        }
+    }
+
+    /** Removes what {@link #drop} added. */
+    public synchronized void undrop(String fromCgroup, List<Integer> ports, String tag) {
+        for (int port : ports) {
+            while (run(rule("-D", fromCgroup, port, tag))) {
+                // A rule added twice is removed twice.
+            }
+        }
+    }
+
+    /** Every rule removed, the jump and the chain too; never fails (a missing chain is already clear). */
+    public synchronized void clear() {
+        run(List.of("-F", chain));
+        while (run(List.of("-D", "OUTPUT", "-j", chain))) {
+            // Every jump.
+        }
+        run(List.of("-X", chain));
+    }
+
+    /** The chain's rules, as iptables -S prints them (empty when it does not exist). */
+    public synchronized List<String> rules() {
+        List<String> out = new ArrayList<>();
+        String text = output(List.of("-S", chain));
+        for (String l : text.split("\n")) {
+            if (l.startsWith("-A ")) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    private List<String> rule(String op, String fromCgroup, int port, String tag) {
+        return List.of(op, chain, "-p", "tcp", "-m", "cgroup", "--path", fromCgroup, "--dport", Integer.toString(port),
+                "-m", "comment", "--comment", tag, "-j", "DROP");
+    }
+
+    private void must(List<String> args) {
+        if (!run(args)) {
+            throw new IllegalStateException("iptables " + String.join(" ", args) + " failed: " + lastError);
+        }
+    }
+
+    private volatile String lastError = "";
+
+    private boolean run(List<String> args) {
+        return exec(args) != null;
+    }
+
+    private String output(List<String> args) {
+        String out = exec(args);
+        return out == null ? "" : out;
+    }
+
+    /** iptables with {@code args}; its output, or null when it failed. -w waits for another caller's lock. */
+    private String exec(List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of("iptables", "-w", "5"));
+        cmd.addAll(args);
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                lastError = "timed out";
+                return null;
+            }
+            if (p.exitValue() != 0) {
+                lastError = out.strip();
+                return null;
+            }
+            return out;
+        } catch (IOException e) {
+            lastError = e.getMessage() + " (is Debian's iptables installed? bin/seckill install)";
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            lastError = "interrupted";
+            return null;
+        }
+    }
+}

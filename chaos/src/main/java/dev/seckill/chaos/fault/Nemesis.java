@@ -1,0 +1,236 @@
+package dev.seckill.chaos.fault;
+
+import dev.seckill.testkit.ClusterStack;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Runs a {@link Schedule} on the cluster: injects each fault at its planned time (later if the faults of the step
+ * before are not healed yet: never more than two at once), heals it after its span and records a {@link Window} with
+ * the real times. {@link #healAll} undoes everything (continue, unpartition, start what is down); a JVM shutdown hook
+ * does the first two whatever ends the run.
+ */
+public final class Nemesis {
+
+    /** How long every node may take to be healthy again after the heal. */
+    private static final Duration HEALTHY = Duration.ofMinutes(5);
+
+    private final ClusterStack cluster;
+    private final Schedule schedule;
+    private final NodeControl nodes;
+    private final Firewall firewall;
+    private final Cgroups cgroups;
+    private final Consumer<String> log;
+    private final List<Window> windows = Collections.synchronizedList(new ArrayList<>());
+    private final Map<Integer, String> problems = new ConcurrentHashMap<>();
+    private final Thread hook;
+
+    public Nemesis(ClusterStack cluster, Schedule schedule, NodeControl nodes, Firewall firewall, Cgroups cgroups,
+                   Consumer<String> log) {
+        this.cluster = cluster;
+        this.schedule = schedule;
+        this.nodes = nodes;
+        this.firewall = firewall;
+        this.cgroups = cgroups;
+        this.log = log;
+        this.hook = new Thread(this::releaseQuietly, "chaos-heal");
+    }
+
+    /**
+     * Before the workload: the hook registered, the firewall chain ready, and every node a partition cuts started
+     * inside its cgroup (a node that runs elsewhere, as on a cluster bin/seckill test started, is restarted there).
+     */
+    public void prepare() {
+        Runtime.getRuntime().addShutdownHook(hook);
+        if (!schedule.partitionSources().isEmpty()) {
+            firewall.clear();
+            firewall.ensure();
+        }
+        for (String node : schedule.partitionSources()) {
+            if (!nodes.inCgroup(node)) {
+                log.accept("restarting " + node + " inside its cgroup " + cgroups.of(node) + " (partitions match it)");
+                nodes.restartInto(node);
+            }
+        }
+    }
+
+    /** Runs the schedule from {@code startMillis} (epoch); injects nothing planned after {@code stopMillis}. */
+    public void run(long startMillis, long stopMillis) throws InterruptedException {
+        List<FaultEvent> events = new ArrayList<>(schedule.events());
+        events.sort(Comparator.comparing(FaultEvent::at));
+        List<Thread> running = new ArrayList<>();
+        for (FaultEvent e : events) {
+            long at = startMillis + e.at().toMillis();
+            // The faults of an earlier step (planned not to overlap this one) are healed first.
+            for (int i = 0; i < running.size(); i++) {
+                if (!Schedule.overlap(events.get(i), e)) {
+                    running.get(i).join();
+                }
+            }
+            long wait = at - System.currentTimeMillis();
+            if (wait > 0) {
+                Thread.sleep(wait);
+            }
+            if (System.currentTimeMillis() > stopMillis) {
+                log.accept("fault #" + e.number() + " not injected: the workload has ended");
+                running.add(Thread.ofVirtual().unstarted(() -> { }));
+                running.getLast().start();
+                continue;
+            }
+            running.add(Thread.ofVirtual().name("fault-" + e.number()).start(() -> inject(e)));
+        }
+        for (Thread t : running) {
+            t.join();
+        }
+    }
+
+    /** One fault: inject, hold for its span, heal; its window recorded even when a step failed. */
+    private void inject(FaultEvent e) {
+        long injected = -1;
+        long healed = -1;
+        try {
+            log.accept("inject " + Schedule.describe(e));
+            apply(e, true);
+            injected = System.currentTimeMillis();
+            Thread.sleep(e.span().toMillis());
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException ex) {
+            problems.put(e.number(), "inject: " + ex.getMessage());
+            log.accept("fault #" + e.number() + " failed to inject: " + ex.getMessage());
+        }
+        try {
+            apply(e, false);
+            healed = System.currentTimeMillis();
+            log.accept("healed #" + e.number() + " (" + Schedule.describe(e.fault()) + ") after "
+                    + (injected < 0 ? "?" : (healed - injected) + " ms"));
+        } catch (RuntimeException ex) {
+            problems.merge(e.number(), "heal: " + ex.getMessage(), (a, b) -> a + "; " + b);
+            log.accept("fault #" + e.number() + " failed to heal: " + ex.getMessage() + " (healed at the end)");
+        }
+        windows.add(new Window(e, injected, healed));
+    }
+
+    private void apply(FaultEvent e, boolean inject) {
+        String tag = "seckill-chaos-fault-" + e.number();
+        switch (e.fault()) {
+            case Fault.Kill k -> {
+                if (inject) {
+                    nodes.kill(k.node());
+                } else {
+                    nodes.up(k.node());
+                }
+            }
+            case Fault.Pause p -> {
+                if (inject) {
+                    nodes.stop(p.node());
+                } else {
+                    nodes.resume(p.node());
+                }
+            }
+            case Fault.Partition p -> {
+                cut(p.from(), p.to(), tag, inject);
+                if (p.bothWays()) {
+                    cut(p.to(), p.from(), tag, inject);
+                }
+            }
+        }
+    }
+
+    private void cut(String from, String to, String tag, boolean inject) {
+        List<Integer> ports = listeningPorts(to);
+        if (inject) {
+            firewall.drop(cgroups.matchPath(from), ports, tag);
+        } else {
+            firewall.undrop(cgroups.matchPath(from), ports, tag);
+        }
+    }
+
+    /** Every port a node listens on: Redis with its cluster bus, Kafka with its controller, a service with admin. */
+    List<Integer> listeningPorts(String node) {
+        List<Integer> ports = new ArrayList<>(List.of(cluster.port(node)));
+        switch (ClusterStack.kindOf(node)) {
+            case "redis" -> ports.add(cluster.port(node, "REDIS_BUS_PORT"));
+            case "kafka" -> ports.add(cluster.port(node, "KAFKA_CONTROLLER_PORT"));
+            case "service" -> ports.add(cluster.port(node, "ADMIN_PORT"));
+            default -> { }
+        }
+        return ports;
+    }
+
+    /** The windows recorded so far, in the schedule's order. */
+    public List<Window> windows() {
+        synchronized (windows) {
+            return windows.stream().sorted(Comparator.comparingInt(w -> w.event().number())).toList();
+        }
+    }
+
+    /** What went wrong injecting or healing a fault, by its number. */
+    public Map<Integer, String> problems() {
+        return Map.copyOf(problems);
+    }
+
+    /**
+     * Everything healed: every process continued, every rule removed, every node that is not running started (inside
+     * its cgroup), then every node healthy (bin/seckill up --cluster of all, which starts nothing more), retried
+     * until a deadline.
+     */
+    public void healAll() {
+        releaseQuietly();
+        long deadline = System.currentTimeMillis() + HEALTHY.toMillis();
+        RuntimeException last = null;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                for (String node : cluster.nodes()) {
+                    if (!nodes.running(node)) {
+                        log.accept("starting " + node + " (down at the end of the faults)");
+                        nodes.up(node);
+                    }
+                }
+                cluster.up(cluster.nodes().toArray(String[]::new));
+                return;
+            } catch (RuntimeException | AssertionError e) {
+                last = e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+                log.accept("the cluster is not healthy yet: " + e.getMessage().lines().findFirst().orElse(""));
+                try {
+                    Thread.sleep(5_000);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", ie);
+                }
+            }
+        }
+        throw new IllegalStateException("the cluster did not become healthy after the faults", last);
+    }
+
+    /** Continue every process and remove every rule; never throws (the shutdown hook runs it). */
+    private void releaseQuietly() {
+        try {
+            nodes.resumeAll();
+        } catch (RuntimeException e) {
+            log.accept("failed to continue the paused processes: " + e.getMessage());
+        }
+        try {
+            firewall.clear();
+        } catch (RuntimeException e) {
+            log.accept("failed to remove the partition rules: " + e.getMessage());
+        }
+    }
+
+    /** After a run, however it ended: nothing paused, no rule left; the hook is no longer needed. */
+    public void close() {
+        releaseQuietly();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // Already shutting down: the hook runs.
+        }
+    }
+}

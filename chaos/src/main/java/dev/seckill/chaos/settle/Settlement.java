@@ -1,0 +1,100 @@
+package dev.seckill.chaos.settle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.chaos.load.Admin;
+import dev.seckill.chaos.load.Sale;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The end of a run, on a healed cluster: every sale's payment windows lapse and the expiry returns their units
+ * (no CONFIRMED order left, no unit owed to Redis), then each sale is reconciled (again after a 409 WRITER_BEHIND, a
+ * 503 or no answer, and while reservations younger than the grace are pending), then the writers catch up on each
+ * (consumerLag 0). Each wait has a deadline; what did not settle in time is said, and the check runs anyway.
+ */
+public final class Settlement {
+
+    private static final Duration RECONCILED = Duration.ofMinutes(3);
+    private static final Duration CAUGHT_UP = Duration.ofMinutes(2);
+
+    /** What the end found: the reconcile answers per sale, and what did not settle in time. */
+    public record Outcome(Map<Long, JsonNode> reconciled, List<String> unsettled, long millis) {
+    }
+
+    private final Admin admin;
+    private final Consumer<String> log;
+
+    public Settlement(Admin admin, Consumer<String> log) {
+        this.admin = admin;
+        this.log = log;
+    }
+
+    public Outcome settle(List<Sale> driven, List<Long> saleIds) throws InterruptedException {
+        long t0 = System.currentTimeMillis();
+        List<String> unsettled = new ArrayList<>();
+        int window = driven.stream().mapToInt(Sale::payWindowSeconds).max().orElse(30);
+        Duration lapse = Duration.ofSeconds(window + 90);
+        log.accept("waiting for the payment windows (up to " + window + " s) to lapse and the units to come back");
+        for (long id : saleIds) {
+            if (!await(lapse, () -> {
+                JsonNode s = stats(id);
+                return s != null && s.path("dbConfirmed").asLong(-1) == 0 && s.path("unitsOwed").asLong(-1) == 0;
+            })) {
+                unsettled.add("sale " + id + ": CONFIRMED orders or owed units left after " + lapse.toSeconds() + " s: "
+                        + stats(id));
+            }
+        }
+        Map<Long, JsonNode> reconciled = new LinkedHashMap<>();
+        for (long id : saleIds) {
+            JsonNode[] last = new JsonNode[1];
+            boolean ok = await(RECONCILED, () -> {
+                Admin.Reply r = admin.reconcile(id);
+                last[0] = r.answer().body();
+                String code = r.answer().code();
+                return r.answer().status() == 200 && ("ARCHIVED".equals(code)
+                        || "RECONCILED".equals(code) && r.answer().body().path("pendingBuyers").asLong(0) == 0);
+            });
+            reconciled.put(id, last[0]);
+            if (!ok) {
+                unsettled.add("sale " + id + ": not reconciled within " + RECONCILED.toSeconds() + " s: " + last[0]);
+            }
+        }
+        for (long id : saleIds) {
+            if (!await(CAUGHT_UP, () -> {
+                JsonNode s = stats(id);
+                return s != null && s.path("consumerLag").asLong(-1) == 0;
+            })) {
+                unsettled.add("sale " + id + ": the writers did not catch up within " + CAUGHT_UP.toSeconds() + " s");
+            }
+        }
+        unsettled.forEach(u -> log.accept("not settled: " + u));
+        return new Outcome(reconciled, unsettled, System.currentTimeMillis() - t0);
+    }
+
+    private JsonNode stats(long id) {
+        Admin.Reply r = admin.stats(id);
+        return r.answer().status() == 200 ? r.answer().body() : null;
+    }
+
+    private interface Check {
+        boolean done();
+    }
+
+    private static boolean await(Duration timeout, Check check) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (true) {
+            if (check.done()) {
+                return true;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                return false;
+            }
+            Thread.sleep(1_000);
+        }
+    }
+}

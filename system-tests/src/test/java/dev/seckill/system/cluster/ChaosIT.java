@@ -1,0 +1,94 @@
+package dev.seckill.system.cluster;
+
+import dev.seckill.chaos.Chaos;
+import dev.seckill.chaos.ChaosOptions;
+import dev.seckill.chaos.Home;
+import dev.seckill.chaos.fault.Fault;
+import dev.seckill.chaos.fault.FaultEvent;
+import dev.seckill.chaos.fault.FaultKind;
+import dev.seckill.chaos.fault.Firewall;
+import dev.seckill.chaos.fault.Schedule;
+import dev.seckill.chaos.fault.Timeouts;
+import dev.seckill.chaos.fault.Window;
+import dev.seckill.testkit.ClusterStack;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A short seeded chaos run on the test cluster through the same entry point as {@code bin/seckill chaos --cluster}:
+ * three minutes of overlapping sales while the seed's schedule pauses a Redis node past the cluster's failover
+ * timeout and partitions two nodes (among its other faults). The run completes, its schedule is the one the seed
+ * gives, every fault was injected and healed, nothing is left paused or cut off, every node is healthy again (for the
+ * tests after this one), and the checker's verdict holds.
+ */
+@Tag("cluster")
+class ChaosIT {
+
+    private static final Duration LENGTH = Duration.ofMinutes(3);
+
+    private final ClusterStack cluster = ClusterStack.get();
+
+    @Test
+    void aShortSeededRunHealsEverythingAndItsVerdictHolds() throws Exception {
+        long seed = seedWithAFailoverPauseAndAPartition();
+        ChaosOptions o = new ChaosOptions(LENGTH, seed, EnumSet.allOf(FaultKind.class),
+                Path.of("target", "chaos-report").toAbsolutePath());
+        Chaos.Result r = Chaos.run(o, cluster);
+
+        assertEquals(Chaos.schedule(o, cluster), r.schedule(), "the schedule replays from the seed");
+        assertTrue(r.operations() > 100, "the workload ran: " + r.operations() + " operations");
+        assertEquals(r.schedule().events().size(), r.windows().size(), "every fault has its window");
+        for (Window w : r.windows()) {
+            assertTrue(w.injectedMillis() > 0 && w.healedMillis() >= w.injectedMillis(),
+                    "fault " + Schedule.describe(w.event()) + " injected and healed: " + w + " "
+                            + r.problems().getOrDefault(w.event().number(), ""));
+        }
+        assertEquals(List.of(), Firewall.forCluster(cluster.port("lb")).rules(), "no partition rule left");
+        for (String node : cluster.nodes()) {
+            assertNotEquals('T', state(cluster.pid(node)), node + " left stopped");
+        }
+        String status = cluster.status();
+        assertTrue(!status.contains("stopped") && !status.contains("unhealthy"), "every node healthy:\n" + status);
+        assertTrue(Files.exists(r.report().resolve("report.md")) && Files.exists(r.report().resolve("report.json")));
+        if (r.holds() == null) {
+            System.out.println("ChaosIT: " + r.checker() + "; the run's other checks passed");
+        } else {
+            assertTrue(r.holds(), "the verdict holds: see " + r.report().resolve("report.md"));
+        }
+    }
+
+    /** The first seed from 1 whose three-minute schedule pauses a Redis node past its failover timeout and partitions. */
+    private long seedWithAFailoverPauseAndAPartition() {
+        Timeouts t = Timeouts.read(Home.find());
+        for (long seed = 1; seed < 10_000; seed++) {
+            Schedule s = Schedule.generate(seed, cluster.nodes(), LENGTH, EnumSet.allOf(FaultKind.class), t);
+            boolean pause = s.events().stream().anyMatch(e -> e.fault() instanceof Fault.Pause p
+                    && p.node().startsWith("redis-") && e.span().toMillis() > t.redisNodeTimeout());
+            boolean partition = s.events().stream().map(FaultEvent::fault).anyMatch(Fault.Partition.class::isInstance);
+            if (pause && partition) {
+                System.out.println("ChaosIT: seed " + seed + "; schedule:\n  " + String.join("\n  ", s.describe()));
+                return seed;
+            }
+        }
+        throw new AssertionError("no seed gives a Redis pause past the failover timeout and a partition");
+    }
+
+    private static char state(long pid) throws Exception {
+        Path stat = Path.of("/proc/" + pid + "/stat");
+        if (pid <= 0 || !Files.exists(stat)) {
+            return '?';
+        }
+        String s = Files.readString(stat);
+        return s.charAt(s.lastIndexOf(')') + 2);
+    }
+}
