@@ -17,6 +17,7 @@ import dev.seckill.chaos.load.Workload;
 import dev.seckill.chaos.report.Report;
 import dev.seckill.chaos.settle.Settlement;
 import dev.seckill.testkit.ClusterStack;
+import dev.seckill.testkit.Stack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -84,12 +85,12 @@ public final class Chaos implements Callable<Integer> {
 
     /** The schedule a run with these options would follow on this cluster (same seed, same schedule). */
     public static Schedule schedule(ChaosOptions o, ClusterStack cluster) {
-        return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(Home.find()));
+        return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(Stack.findHome()));
     }
 
     public static Result run(ChaosOptions o, ClusterStack cluster) throws Exception {
         Consumer<String> log = m -> System.out.println("chaos: " + m);
-        Path home = Home.find();
+        Path home = Stack.findHome();
         Files.createDirectories(o.out());
         Schedule schedule = schedule(o, cluster);
         log.accept("seed " + o.seed() + ", workload " + o.minutes() + " min, faults " + o.faultList() + "; schedule:");

@@ -183,7 +183,8 @@ public final class Stack implements Topology {
         return Integer.parseInt(setting(name));
     }
 
-    static Path findHome() {
+    /** The repository's root: SECKILL_HOME (bin/seckill sets it), else the first directory up with bin/seckill. */
+    public static Path findHome() {
         String h = System.getenv("SECKILL_HOME");
         if (h != null && !h.isEmpty()) {
             return Path.of(h);

@@ -2,7 +2,6 @@ package dev.seckill.system.cluster;
 
 import dev.seckill.chaos.Chaos;
 import dev.seckill.chaos.ChaosOptions;
-import dev.seckill.chaos.Home;
 import dev.seckill.chaos.fault.Fault;
 import dev.seckill.chaos.fault.FaultEvent;
 import dev.seckill.chaos.fault.FaultKind;
@@ -11,6 +10,7 @@ import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Timeouts;
 import dev.seckill.chaos.fault.Window;
 import dev.seckill.testkit.ClusterStack;
+import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +69,7 @@ class ChaosIT {
 
     /** The first seed from 1 whose three-minute schedule pauses a Redis node past its failover timeout and partitions. */
     private long seedWithAFailoverPauseAndAPartition() {
-        Timeouts t = Timeouts.read(Home.find());
+        Timeouts t = Timeouts.read(Stack.findHome());
         for (long seed = 1; seed < 10_000; seed++) {
             Schedule s = Schedule.generate(seed, cluster.nodes(), LENGTH, EnumSet.allOf(FaultKind.class), t);
             boolean pause = s.events().stream().anyMatch(e -> e.fault() instanceof Fault.Pause p
