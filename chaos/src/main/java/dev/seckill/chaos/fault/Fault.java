@@ -22,10 +22,23 @@ public sealed interface Fault {
         }
     }
 
-    /** {@code from} cannot reach {@code to} (and, when {@code bothWays}, {@code to} cannot reach {@code from}). */
-    record Partition(String from, String to, boolean bothWays) implements Fault {
+    /**
+     * No node of {@code from} reaches any node of {@code to} (and, when {@code bothWays}, none of {@code to} reaches
+     * {@code from}): one node from another, or one node from the rest of its group (a broker from the other two).
+     */
+    record Partition(List<String> from, List<String> to, boolean bothWays) implements Fault {
+        public Partition {
+            from = List.copyOf(from);
+            to = List.copyOf(to);
+        }
+
         public List<String> nodes() {
-            return List.of(from, to);
+            return java.util.stream.Stream.concat(from.stream(), to.stream()).toList();
+        }
+
+        /** The one node cut off, whose timeout the span is drawn against: the single node of {@code to}, else of {@code from}. */
+        public String isolated() {
+            return to.size() == 1 ? to.getFirst() : from.getFirst();
         }
     }
 }

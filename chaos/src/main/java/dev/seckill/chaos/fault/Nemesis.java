@@ -136,9 +136,13 @@ public final class Nemesis {
                 }
             }
             case Fault.Partition p -> {
-                cut(p.from(), p.to(), tag, inject);
-                if (p.bothWays()) {
-                    cut(p.to(), p.from(), tag, inject);
+                for (String from : p.from()) {
+                    for (String to : p.to()) {
+                        cut(from, to, tag, inject);
+                        if (p.bothWays()) {
+                            cut(to, from, tag, inject);
+                        }
+                    }
                 }
             }
         }

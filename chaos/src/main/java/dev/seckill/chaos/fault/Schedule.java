@@ -84,9 +84,9 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
         Set<String> out = new java.util.TreeSet<>();
         for (FaultEvent e : events) {
             if (e.fault() instanceof Fault.Partition p) {
-                out.add(p.from());
+                out.addAll(p.from());
                 if (p.bothWays()) {
-                    out.add(p.to());
+                    out.addAll(p.to());
                 }
             }
         }
@@ -111,8 +111,8 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
         return switch (f) {
             case Fault.Kill k -> "kill " + k.node();
             case Fault.Pause p -> "pause " + p.node();
-            case Fault.Partition p -> "partition " + p.from() + (p.bothWays() ? " <-/-> " : " -/-> ") + p.to()
-                    + (p.bothWays() ? " (both ways)" : " (one way)");
+            case Fault.Partition p -> "partition " + String.join(",", p.from()) + (p.bothWays() ? " <-/-> " : " -/-> ")
+                    + String.join(",", p.to()) + (p.bothWays() ? " (both ways)" : " (one way)");
         };
     }
 
@@ -139,8 +139,19 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
             };
         }
 
-        /** Between two nodes that talk to each other: which way(s) is drawn too. */
+        /**
+         * One time in four one Kafka or Redis node from the rest of its group (each of them free), else between two
+         * nodes that talk to each other; which way(s) is drawn too.
+         */
         private Fault partition(List<String> free) {
+            if (r.nextInt(4) == 0) {
+                List<String> alone = free.stream().filter(n -> groupKinds(n) && peers(n).size() >= 2
+                        && free.containsAll(peers(n))).toList();
+                if (!alone.isEmpty()) {
+                    String n = alone.get(r.nextInt(alone.size()));
+                    return new Fault.Partition(List.of(n), peers(n), r.nextBoolean());
+                }
+            }
             List<String[]> pairs = new ArrayList<>();
             for (String a : free) {
                 for (String b : free) {
@@ -154,7 +165,17 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
             }
             String[] p = pairs.get(r.nextInt(pairs.size()));
             boolean flip = r.nextBoolean();
-            return new Fault.Partition(flip ? p[1] : p[0], flip ? p[0] : p[1], r.nextBoolean());
+            return new Fault.Partition(List.of(flip ? p[1] : p[0]), List.of(flip ? p[0] : p[1]), r.nextBoolean());
+        }
+
+        /** Kafka's brokers and Redis's nodes talk among themselves (the controller quorum, the cluster bus). */
+        private static boolean groupKinds(String node) {
+            return kind(node).equals("kafka") || kind(node).equals("redis");
+        }
+
+        /** The other nodes of the run of the same kind. */
+        private List<String> peers(String node) {
+            return nodes.stream().filter(n -> !n.equals(node) && kind(n).equals(kind(node))).toList();
         }
 
         /** Whether one opens connections to the other (the cluster's wiring, docs/cluster.md). */
@@ -185,7 +206,7 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
             }
             String watched = switch (f) {
                 case Fault.Pause p -> p.node();
-                case Fault.Partition p -> p.to();
+                case Fault.Partition p -> p.isolated();
                 case Fault.Kill k -> k.node();
             };
             long timeout = timeouts.watching(watched);

@@ -81,4 +81,26 @@ class ScheduleTest {
         Schedule s = of(1, Duration.ofMinutes(3), EnumSet.allOf(FaultKind.class));
         assertTrue(s.events().size() >= 3, s.describe().toString());
     }
+
+    @Test
+    void partitionsCutOneNodeFromAnotherOrOneNodeFromTheRestOfItsGroup() {
+        boolean pair = false, broker = false, redis = false;
+        for (long seed = 0; seed < 100; seed++) {
+            for (FaultEvent e : of(seed, Duration.ofMinutes(20), EnumSet.of(FaultKind.PARTITION)).events()) {
+                Fault.Partition p = (Fault.Partition) e.fault();
+                assertEquals(1, p.from().size(), Schedule.describe(e));
+                if (p.to().size() == 1) {
+                    pair = true;
+                    continue;
+                }
+                String kind = p.from().getFirst().replaceFirst("-[0-9]+$", "");
+                List<String> group = NODES.stream().filter(n -> n.startsWith(kind + "-")).toList();
+                assertEquals(group.size() - 1, p.to().size(), Schedule.describe(e));
+                assertTrue(group.containsAll(p.nodes()), Schedule.describe(e));
+                broker |= kind.equals("kafka");
+                redis |= kind.equals("redis");
+            }
+        }
+        assertTrue(pair && broker && redis, "pairs, a broker from the other two, a Redis node from the other five");
+    }
 }
