@@ -1,5 +1,6 @@
 package dev.seckill.chaos.check;
 
+import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.RedisCluster;
@@ -21,11 +22,26 @@ public record FinalState(List<SaleState> sales) {
         return sales.stream().filter(s -> s.saleId() == saleId).findFirst();
     }
 
-    /** Reads the sales' rows and keys on the cluster (healed, reconciled, the writer caught up). */
+    /**
+     * Reads the sales' rows and keys on the cluster (healed, reconciled, the writer caught up): each sale's keys from
+     * the master serving their slot, after a look at every other master for keys left in that slot.
+     */
     public static FinalState read(ClusterStack cluster, List<Long> saleIds) {
         RedisCluster redis = cluster.redis();
         try (Connection db = cluster.db()) {
-            return read(db, saleIds, saleId -> new ClusterKeyReader(redis, saleId));
+            return read(db, saleIds, saleId -> {
+                String key = Keys.stock(saleId);
+                String master = redis.masterOf(key).orElseThrow(() -> new IllegalStateException(
+                        "no Redis master serves the slot of " + key + ": is the cluster healed?"));
+                List<String> strays = redis.masters().stream().filter(n -> !n.equals(master))
+                        .filter(n -> redis.keysInSlot(n, key) > 0).toList();
+                RedissonClient client = StackRedis.master(cluster, key, RedisClients::connect);
+                try {
+                    return SaleKeys.read(saleId, client, master, strays);
+                } finally {
+                    client.shutdown();
+                }
+            });
         } catch (SQLException e) {
             throw new IllegalStateException("failed to read the cluster's MySQL: " + e.getMessage(), e);
         }
@@ -35,8 +51,7 @@ public record FinalState(List<SaleState> sales) {
     public static FinalState read(Stack stack, List<Long> saleIds) {
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         try (Connection db = stack.db()) {
-            StackKeyReader keys = new StackKeyReader(redis, stack.redisAddress());
-            return read(db, saleIds, saleId -> keys);
+            return read(db, saleIds, saleId -> SaleKeys.read(saleId, redis, stack.redisAddress(), List.of()));
         } catch (SQLException e) {
             throw new IllegalStateException("failed to read the stack's MySQL: " + e.getMessage(), e);
         } finally {
@@ -44,14 +59,14 @@ public record FinalState(List<SaleState> sales) {
         }
     }
 
-    private static FinalState read(Connection db, List<Long> saleIds, LongFunction<SaleKeys.Reader> keys)
+    private static FinalState read(Connection db, List<Long> saleIds, LongFunction<RedisSale> keys)
             throws SQLException {
         SaleRows rows = new SaleRows(db);
         List<SaleState> out = new ArrayList<>();
         for (long saleId : saleIds.stream().distinct().sorted().toList()) {
             SaleRows.Rows r = rows.read(saleId);
             out.add(new SaleState(saleId, r.found(), r.stockTotal(), r.stock(), r.orders(), r.unitReturns(),
-                    SaleKeys.read(saleId, keys.apply(saleId))));
+                    keys.apply(saleId)));
         }
         return new FinalState(out);
     }
