@@ -12,12 +12,13 @@ import java.util.stream.Collectors;
 
 import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
 import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.chaos.check.Violation.Kind.CONTRACT;
 import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
 
 /**
  * Holds every answer of a history against the final state of its sales: per sale, the state's own promises
  * ({@link StateChecks}), then the purchase answers against the rows ({@link AnswerChecks}); then every 200 to a pay
- * against its order's end state. docs/chaos.md ("The checker") lists what each violation means.
+ * against its order's end state, and every answer against the OpenAPI document. docs/chaos.md ("The checker") lists what each violation means.
  */
 public final class Checker {
 
@@ -44,6 +45,7 @@ public final class Checker {
         unread(history, state, f);
         created(history, state, f);
         paid(history, state, f);
+        contract(history, f);
         return new Verdict(List.copyOf(f.violations), List.copyOf(f.exceptions), Counts.of(history, state, f));
     }
 
@@ -65,6 +67,17 @@ public final class Checker {
             state.sale(op.saleId()).filter(s -> s.found() && s.stockTotal() != op.units()).ifPresent(s ->
                     f.violation(CONSERVATION, s.saleId(), null, null, "created with " + op.units()
                             + " units, stock_total is " + s.stockTotal(), List.of(op)));
+        }
+    }
+
+    /** Every answer is one the document describes, however faulty the moment (the client recorded the misfits). */
+    private static void contract(List<Op> history, Findings f) {
+        for (Op op : history) {
+            if (op.contract() != null) {
+                f.violation(CONTRACT, op.saleId(), op.userId() > 0 ? op.userId() : null, op.orderId(), op.kind()
+                        + " answered " + op.status() + (op.code() == null ? "" : " " + op.code()) + ": "
+                        + op.contract().lines().findFirst().orElse(""), List.of(op));
+            }
         }
     }
 

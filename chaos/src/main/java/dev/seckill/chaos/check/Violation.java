@@ -33,7 +33,9 @@ public record Violation(Kind kind, long saleId, Long userId, String orderId, Str
         /** A stock equation or the buyer marks against the rows do not add up. */
         CONSERVATION,
         /** A sale of the history that the final state lacks, or that MySQL has no row of: nothing to check against. */
-        SALE_MISSING
+        SALE_MISSING,
+        /** An answer the OpenAPI document does not describe: a status, header, body or code it does not list. */
+        CONTRACT
     }
 
     /** One line for the runner's output. */

@@ -44,7 +44,8 @@ public final class Admin {
         Reply r = first(s -> client.post(cluster.adminUrl(s) + "/admin/sales", body, requestId, "Authorization", bearer));
         long saleId = r.answer().status() == 201 ? r.answer().body().path("id").asLong(-1) : -1;
         history.record(new Op(id, OpKind.CREATE_SALE, requestId, Math.max(saleId, 0), 0, stock, start,
-                System.currentTimeMillis(), r.answer().status(), r.answer().code(), null, r.service()));
+                System.currentTimeMillis(), r.answer().status(), r.answer().code(), null, r.service(),
+                r.answer().contract()));
         return saleId;
     }
 

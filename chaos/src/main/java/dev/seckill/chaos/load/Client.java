@@ -3,6 +3,7 @@ package dev.seckill.chaos.load;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seckill.chaos.fault.Timeouts;
+import dev.seckill.testkit.ApiContract;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,16 +16,21 @@ import java.util.concurrent.Semaphore;
 /**
  * The workload's HTTP client: java.net.http with short timeouts (an answer that does not come within
  * {@link Timeouts#CLIENT_TIMEOUT_MS} is status 0, like a refused connection), at most {@code inFlight} requests at
- * once, each with the caller's X-Request-Id.
+ * once, each with the caller's X-Request-Id. Every answer is held against the OpenAPI document ({@link ApiContract}) as
+ * the tests' clients hold theirs: what does not fit is named in {@link Answer#contract}.
  */
 public final class Client {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One answer: status (0 = none), the body's code, the order id it names (body or X-Order-Id), the body. */
-    public record Answer(int status, String code, String orderId, JsonNode body, long retryAfterSeconds) {
+    /**
+     * One answer: status (0 = none), the body's code, the order id it names (body or X-Order-Id), the body; {@code
+     * contract}: why the document does not describe it, null when it does.
+     */
+    public record Answer(int status, String code, String orderId, JsonNode body, long retryAfterSeconds,
+                         String contract) {
 
-        static final Answer NONE = new Answer(0, null, null, JSON.nullNode(), -1);
+        static final Answer NONE = new Answer(0, null, null, JSON.nullNode(), -1, null);
     }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
@@ -63,7 +69,8 @@ public final class Client {
             return Answer.NONE;
         }
         try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = b.build();
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode body;
             try {
                 body = r.body() == null || r.body().isBlank() ? JSON.nullNode() : JSON.readTree(r.body());
@@ -74,7 +81,7 @@ public final class Client {
             String orderId = body.path("orderId").isTextual() ? body.path("orderId").asText()
                     : r.headers().firstValue("X-Order-Id").orElse(null);
             long retryAfter = r.headers().firstValue("Retry-After").map(Client::seconds).orElse(-1L);
-            return new Answer(r.statusCode(), code, orderId, body, retryAfter);
+            return new Answer(r.statusCode(), code, orderId, body, retryAfter, contract(request, r));
         } catch (IOException e) {
             return Answer.NONE;
         } catch (InterruptedException e) {
@@ -82,6 +89,17 @@ public final class Client {
             return Answer.NONE;
         } finally {
             inFlight.release();
+        }
+    }
+
+    /** Why the document does not describe this answer, or null when it does. */
+    private static String contract(HttpRequest request, HttpResponse<String> r) {
+        try {
+            ApiContract.check(request.method(), request.uri().getRawPath(), r.statusCode(),
+                    name -> r.headers().firstValue(name).orElse(null), r.body());
+            return null;
+        } catch (AssertionError e) {
+            return e.getMessage();
         }
     }
 

@@ -210,7 +210,7 @@ public final class Workload {
         long start = System.currentTimeMillis();
         Client.Answer a = request.send(requestId);
         history.record(new Op(id, kind, requestId, saleId, user, 0, start, System.currentTimeMillis(), a.status(),
-                a.code(), a.orderId() != null ? a.orderId() : orderId, "lb"));
+                a.code(), a.orderId() != null ? a.orderId() : orderId, "lb", a.contract()));
         return a;
     }
 

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 
 import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
 import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.chaos.check.Violation.Kind.CONTRACT;
 import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
 import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
 import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
@@ -278,13 +279,26 @@ class CheckerTest {
     @Test
     void operationsOfASaleTheStateDidNotReadAreNamed() {
         SaleFixture s = soundSale();
-        Op other = new Op(99, OpKind.PURCHASE, "r99", 8, 11, 0, 1, 2, 202, "QUEUED", "801", "service-2");
+        Op other = new Op(99, OpKind.PURCHASE, "r99", 8, 11, 0, 1, 2, 202, "QUEUED", "801", "service-2", null);
         List<Op> history = new java.util.ArrayList<>(s.history());
         history.add(other);
         Verdict v = Checker.check(history, s.state());
         assertEquals(Set.of(SALE_MISSING), kinds(v), v.summary());
         assertEquals(8, v.violations().getFirst().saleId());
         assertEquals(List.of("r99"), v.violations().getFirst().requestIds());
+    }
+
+    @Test
+    void anAnswerTheDocumentDoesNotDescribeIsNamed() {
+        SaleFixture s = soundSale();
+        Op html = new Op(99, OpKind.PURCHASE, "r99", SALE, 18, 0, 1, 2, 502, null, null, "lb",
+                "POST /api/sales/7/purchase -> 502: status 502 is not in the operation's responses");
+        List<Op> history = new java.util.ArrayList<>(s.history());
+        history.add(html);
+        Verdict v = Checker.check(history, s.state());
+        assertEquals(Set.of(CONTRACT), kinds(v), v.summary());
+        assertEquals(List.of("r99"), v.violations().getFirst().requestIds());
+        assertTrue(v.violations().getFirst().detail().contains("502"), v.summary());
     }
 
     @Test

@@ -74,7 +74,7 @@ class FinalStateIT {
         // The same state against one 202 more, naming an order nobody wrote: the check is not vacuous.
         List<Op> withALie = new ArrayList<>(history);
         withALie.add(new Op(ids.incrementAndGet(), OpKind.PURCHASE, "chk-lie", bought, firstUser + 3, 0, 0, 0, 202,
-                "QUEUED", "1", null));
+                "QUEUED", "1", null, null));
         Verdict lie = Checker.check(withALie, state);
         assertEquals(List.of(Violation.Kind.LOST_ORDER), lie.violations().stream().map(Violation::kind).toList(),
                 lie.summary());
@@ -82,7 +82,7 @@ class FinalStateIT {
 
     private long create(long saleId, int units) {
         history.add(new Op(ids.incrementAndGet(), OpKind.CREATE_SALE, "create-" + saleId, saleId, 0, units,
-                System.currentTimeMillis(), System.currentTimeMillis(), 201, null, null, "service"));
+                System.currentTimeMillis(), System.currentTimeMillis(), 201, null, null, "service", null));
         return saleId;
     }
 
@@ -94,7 +94,7 @@ class FinalStateIT {
                 "X-Request-Id", requestId);
         history.add(new Op(ids.incrementAndGet(), OpKind.PURCHASE, requestId, saleId, user, 0, start,
                 System.currentTimeMillis(), r.status(), r.json().path("code").textValue(),
-                r.json().path("orderId").textValue(), null));
+                r.json().path("orderId").textValue(), null, null));
     }
 
     private int pay(long user, String orderId) {
@@ -104,7 +104,7 @@ class FinalStateIT {
                 "Authorization", HttpJson.bearer(signer.mint(user)), "X-Forwarded-For", Stampede.address(user),
                 "X-Request-Id", requestId, "Idempotency-Key", "chk-" + orderId);
         history.add(new Op(ids.incrementAndGet(), OpKind.PAY, requestId, 0, user, 0, start,
-                System.currentTimeMillis(), r.status(), r.json().path("code").textValue(), orderId, null));
+                System.currentTimeMillis(), r.status(), r.json().path("code").textValue(), orderId, null, null));
         return r.status();
     }
 

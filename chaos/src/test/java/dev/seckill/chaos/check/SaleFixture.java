@@ -47,7 +47,7 @@ final class SaleFixture {
         long id = ops.size() + 1;
         clock += 10;
         Op op = new Op(id, kind, "r" + id, SALE, user, units, clock, clock + 5, status, code,
-                orderId == null ? null : Long.toString(orderId), "service-1");
+                orderId == null ? null : Long.toString(orderId), "service-1", null);
         ops.add(op);
         return op;
     }

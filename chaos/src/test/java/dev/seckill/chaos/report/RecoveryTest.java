@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class RecoveryTest {
 
     private static Op purchase(long sale, long start, long end, int status, String code) {
-        return new Op(start, OpKind.PURCHASE, "r" + start, sale, 1, 0, start, end, status, code, null, "lb");
+        return new Op(start, OpKind.PURCHASE, "r" + start, sale, 1, 0, start, end, status, code, null, "lb", null);
     }
 
     private static Window window(int n, Fault f, long injected, long healed) {
