@@ -140,7 +140,7 @@ cmd_bench() {
 }
 
 # The bench's stand-in for a shop's identity provider (dev.seckill.bench.load.ShopIdentity, bench/README.md): its
-# JWKS on 127.0.0.1:SECKILL_BENCH_JWKS_PORT (24084), keys and tokens in $RUN/jwks, until this shell exits. Every
+# JWKS on 127.0.0.1:SECKILL_BENCH_JWKS_PORT (its default below), keys and tokens in $RUN/jwks, until this shell exits. Every
 # service started from here on gets SECKILL_JWT_JWKS_URL (at the stack's start, at the hot sale's restarts, or at
 # one restart of its own when the service already ran), so the large sale can be run with RS256 and ES256 buyers;
 # HS256 still verifies with the shared secret.
