@@ -10,7 +10,8 @@
 # in the chain SECKILL_CHAOS_<lb port> jumped to from OUTPUT (docs/chaos.md, "Faults"). It needs root.
 
 CHAOS_USAGE="usage: bin/seckill chaos --cluster [--minutes M (20)] [--seed S (random, printed)]
-                     [--faults kill,pause,partition|all (all)] [--out DIR (.run/chaos-cluster/report)]"
+                     [--faults kill,pause,partition|all (all)] [--out DIR (.run/chaos-cluster/report)] [--plan]
+  --plan prints the schedule the options give and exits, starting and injecting nothing"
 
 chaos_jar() { echo "$HOME_DIR/chaos/target/seckill-chaos.jar"; }
 
@@ -70,29 +71,38 @@ chaos_cleanup() {
 }
 
 cmd_chaos() {
-  local args=() out=""
+  local args=() out="" plan=false
   while [ $# -gt 0 ]; do
     case $1 in
       --minutes | --seed | --faults)
         [ $# -ge 2 ] || die "$1 needs a value; $CHAOS_USAGE"
         args+=("$1" "$2"); shift ;;
       --out) [ $# -ge 2 ] || die "$1 needs a value; $CHAOS_USAGE"; out=$2; shift ;;
+      --plan) plan=true ;;
       -h | --help) echo "$CHAOS_USAGE"; return 0 ;;
       *) die "unknown chaos option: $1; $CHAOS_USAGE" ;;
     esac
     shift
   done
-  [ "$(id -u)" = 0 ] || die "chaos needs root: pauses signal the nodes, partitions are cgroups and iptables rules"
   use_jdk
   mkdir -p "$CACHE"
   SCOPE=CLUSTER_ isolated_stack CHAOS_CLUSTER "${SECKILL_CHAOS_CLUSTER_RUN_DIR:-$HOME_DIR/.run/chaos-cluster}"
-  chaos_places
-  out=${out:-$SECKILL_CLUSTER_RUN_DIR/report}
-  case $out in /*) ;; *) out="$PWD/$out" ;; esac
+  if [ "$plan" = true ]; then
+    build_if_stale
+    chaos_build_module
+    in_cluster chaos_java "${args[@]}" --plan
+    return
+  fi
+  [ "$(id -u)" = 0 ] || die "chaos needs root: pauses signal the nodes, partitions are cgroups and iptables rules"
   install_stack
   install_packages iptables
   build_if_stale
   chaos_build_module
+  # The options checked before anything is made or started.
+  in_cluster chaos_java "${args[@]}" --plan > /dev/null || die "the chaos options above are not valid"
+  chaos_places
+  out=${out:-$SECKILL_CLUSTER_RUN_DIR/report}
+  case $out in /*) ;; *) out="$PWD/$out" ;; esac
   # From nothing: no data of an earlier run, nothing of one left paused or cut off.
   in_cluster chaos_release
   in_cluster cmd_down

@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
@@ -54,6 +55,9 @@ public final class Chaos implements Callable<Integer> {
     @Option(names = "--out", description = "the report's directory (default: the run directory's chaos-report)")
     Path out;
 
+    @Option(names = "--plan", description = "print the schedule these options give and exit, touching nothing")
+    boolean plan;
+
     /** What a run leaves: its schedule, the windows, where the report is, and the verdict if the checker gave one. */
     public record Result(Schedule schedule, List<Window> windows, Map<Integer, String> problems, Path report,
                          Boolean holds, String checker, int operations) {
@@ -69,13 +73,24 @@ public final class Chaos implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        CommandLine cli = new CommandLine(this);
         if (!(minutes > 0)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--minutes must be above 0");
+            throw new CommandLine.ParameterException(cli, "--minutes must be above 0, not " + minutes);
+        }
+        Set<FaultKind> kinds;
+        try {
+            kinds = FaultKind.parse(faults);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cli, "--faults: " + e.getMessage());
         }
         ClusterStack cluster = ClusterStack.get();
         long s = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
         Path dir = out != null ? out : cluster.runDir().resolve("chaos-report");
-        ChaosOptions o = new ChaosOptions(Duration.ofMillis((long) (minutes * 60_000)), s, FaultKind.parse(faults), dir);
+        ChaosOptions o = new ChaosOptions(Duration.ofMillis((long) (minutes * 60_000)), s, kinds, dir);
+        if (plan) {
+            printPlan(o, schedule(o, cluster));
+            return 0;
+        }
         Result r = run(o, cluster);
         if (r.holds() == null) {
             return 2;
@@ -88,13 +103,19 @@ public final class Chaos implements Callable<Integer> {
         return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(Stack.findHome()));
     }
 
+    /** The options and the schedule they give, a fault a line. */
+    private static void printPlan(ChaosOptions o, Schedule schedule) {
+        System.out.println("chaos: seed " + o.seed() + ", workload " + o.minutes() + " min, faults " + o.faultList()
+                + "; schedule:");
+        schedule.describe().forEach(l -> System.out.println("  " + l));
+    }
+
     public static Result run(ChaosOptions o, ClusterStack cluster) throws Exception {
         Consumer<String> log = m -> System.out.println("chaos: " + m);
         Path home = Stack.findHome();
         Files.createDirectories(o.out());
         Schedule schedule = schedule(o, cluster);
-        log.accept("seed " + o.seed() + ", workload " + o.minutes() + " min, faults " + o.faultList() + "; schedule:");
-        schedule.describe().forEach(l -> System.out.println("  " + l));
+        printPlan(o, schedule);
         int lb = cluster.port("lb");
         Cgroups cgroups = Cgroups.forCluster(lb);
         Firewall firewall = Firewall.forCluster(lb);

@@ -50,6 +50,30 @@ class StackScriptIT {
     }
 
     @Test
+    void chaosPlansTheSameScheduleForTheSameSeedAndRefusesABadOptionBeforeStartingAnything() throws Exception {
+        Path dir = Files.createTempDirectory("seckill-chaos");
+        Map<String, String> env = new HashMap<>(Map.of("SECKILL_CHAOS_CLUSTER_RUN_DIR", dir.toString()));
+        List<String> plans = new java.util.ArrayList<>();
+        for (String seed : List.of("7", "7", "8")) {
+            Stack.Outcome o = stack.run(env, SCRIPT, "bin/seckill", "chaos", "--cluster", "--plan", "--seed", seed,
+                    "--minutes", "3");
+            assertEquals(0, o.exit(), o.output());
+            String plan = o.output().lines().filter(l -> l.startsWith("  #")).reduce("", (a, b) -> a + b + "\n");
+            assertTrue(o.output().contains("chaos: seed " + seed + ", workload 3.0 min"), o.output());
+            assertTrue(plan.lines().count() >= 3, o.output());
+            plans.add(plan);
+        }
+        assertEquals(plans.get(0), plans.get(1), "the same seed, the same schedule");
+        assertNotEquals(plans.get(0), plans.get(2), "another seed, another schedule");
+
+        Stack.Outcome bad = stack.run(env, SCRIPT, "bin/seckill", "chaos", "--cluster", "--faults", "kill,bogus");
+        assertNotEquals(0, bad.exit(), bad.output());
+        assertTrue(bad.output().contains("--faults: unknown fault kind 'bogus'"), bad.output());
+        assertEquals("seckill: the chaos options above are not valid", lastLine(bad), bad.output());
+        assertFalse(Files.exists(dir.resolve("pids")), "no node was started for a bad option");
+    }
+
+    @Test
     void noJdk21IsReportedWithOneClearLine() throws Exception {
         Path dir = Files.createTempDirectory("seckill-jdk");
         Path noJvms = Files.createTempDirectory("no-jvms");
