@@ -40,7 +40,7 @@ class ChaosIT {
 
     @Test
     void aShortSeededRunHealsEverythingAndItsVerdictHolds() throws Exception {
-        long seed = seedWithAFailoverPauseAndAPartition();
+        long seed = seedWithAFailoverPauseAndPartitions();
         ChaosOptions o = new ChaosOptions(LENGTH, seed, EnumSet.allOf(FaultKind.class),
                 Path.of("target", "chaos-report").toAbsolutePath());
         Chaos.Result r = Chaos.run(o, cluster);
@@ -64,20 +64,26 @@ class ChaosIT {
                 + r.report().resolve("report.md"));
     }
 
-    /** The first seed from 1 whose three-minute schedule pauses a Redis node past its failover timeout and partitions. */
-    private long seedWithAFailoverPauseAndAPartition() {
+    /**
+     * The first seed from 1 whose three-minute schedule pauses a Redis node past its failover timeout, cuts one node
+     * from another and one node from the rest of its group.
+     */
+    private long seedWithAFailoverPauseAndPartitions() {
         Timeouts t = Timeouts.read(Stack.findHome());
         for (long seed = 1; seed < 10_000; seed++) {
             Schedule s = Schedule.generate(seed, cluster.nodes(), LENGTH, EnumSet.allOf(FaultKind.class), t);
             boolean pause = s.events().stream().anyMatch(e -> e.fault() instanceof Fault.Pause p
                     && p.node().startsWith("redis-") && e.span().toMillis() > t.redisNodeTimeout());
-            boolean partition = s.events().stream().map(FaultEvent::fault).anyMatch(Fault.Partition.class::isInstance);
-            if (pause && partition) {
+            boolean partition = s.events().stream().map(FaultEvent::fault).anyMatch(f -> f instanceof Fault.Partition p
+                    && p.to().size() == 1);
+            boolean group = s.events().stream().map(FaultEvent::fault).anyMatch(f -> f instanceof Fault.Partition p
+                    && p.to().size() > 1);
+            if (pause && partition && group) {
                 System.out.println("ChaosIT: seed " + seed + "; schedule:\n  " + String.join("\n  ", s.describe()));
                 return seed;
             }
         }
-        throw new AssertionError("no seed gives a Redis pause past the failover timeout and a partition");
+        throw new AssertionError("no seed gives a Redis pause past the failover timeout, a partition and a group cut");
     }
 
     private static char state(long pid) throws Exception {
