@@ -97,8 +97,11 @@ public final class Nemesis {
         long healed = -1;
         try {
             log.accept("inject " + Schedule.describe(e));
+            // The window opens as the injection begins: a kill's SIGKILL lands at once, the wait for the process
+            // to be gone comes after it (about a second), and answers cut off meanwhile belong to the fault.
+            long begins = System.currentTimeMillis();
             apply(e, true);
-            injected = System.currentTimeMillis();
+            injected = begins;
             Thread.sleep(e.span().toMillis());
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
