@@ -63,9 +63,9 @@ public final class ShardCeiling {
     public static List<Measured> run(Stack stack, RedissonClient redis, int port, int requests, boolean bothPaths)
             throws IOException, InterruptedException {
         List<String> keys = Keys.purchase(TEST_SALE, 1).stream().map(String::valueOf).toList();
-        List<String> evalsha = new ArrayList<>(List.of("EVALSHA", redis.getScript(StringCodec.INSTANCE)
-                .scriptLoad(Files.readString(stack.home().resolve("lua/purchase.lua"))), "5"));
-        evalsha.addAll(keys.subList(0, 4));
+        List<String> evalsha = evalsha(redis.getScript(StringCodec.INSTANCE)
+                .scriptLoad(Files.readString(stack.home().resolve("lua/purchase.lua"))), keys);
+        String bucket = keys.getLast();
         String now = Long.toString(System.currentTimeMillis());
         redis.getBucket(keys.get(0), StringCodec.INSTANCE).set("1000000000");
         redis.getMap(keys.get(2), StringCodec.INSTANCE).putAll(Map.of("start", "0", "end",
@@ -73,10 +73,10 @@ public final class ShardCeiling {
         List<String> user = createUser(stack, port);
         try {
             List<Measured> m = new ArrayList<>(List.of(benchmark(port, "random users (QUEUED path)", requests,
-                    user, List.of("-r", "1000000000"), evalsha, keys.get(4).replaceFirst("1$", "__rand_int__"), "1",
+                    user, List.of("-r", "1000000000"), evalsha, bucket.replaceFirst("1$", "__rand_int__"), "1",
                     "3", "__rand_int__", "__rand_int__", now)));
             if (bothPaths) {
-                m.add(benchmark(port, "one user (RATE_LIMITED path)", requests, user, List.of(), evalsha, keys.get(4),
+                m.add(benchmark(port, "one user (RATE_LIMITED path)", requests, user, List.of(), evalsha, bucket,
                         "1", "3", "1", "77", now));
             }
             return m;
@@ -86,6 +86,16 @@ public final class ShardCeiling {
                 redisCli(stack, port, "ACL DELUSER " + user.get(1));
             }
         }
+    }
+
+    /**
+     * {@code EVALSHA sha numkeys} and the sale's keys of {@code keys} (purchase.lua's, as {@link Keys#purchase} lays
+     * them out for one buyer): the buyer's bucket, the last key, is left for each benchmark to add.
+     */
+    static List<String> evalsha(String sha, List<String> keys) {
+        List<String> out = new ArrayList<>(List.of("EVALSHA", sha, Integer.toString(keys.size())));
+        out.addAll(keys.subList(0, keys.size() - 1));
+        return out;
     }
 
     /** redis-benchmark's options to sign in as a user made for this run; none when Redis has no password. */
