@@ -1,6 +1,7 @@
 package dev.seckill.chaos.fault;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /** One fault the nemesis can inject on the cluster's nodes (names as bin/seckill status gives them). */
 public sealed interface Fault {
@@ -33,10 +34,10 @@ public sealed interface Fault {
         }
 
         public List<String> nodes() {
-            return java.util.stream.Stream.concat(from.stream(), to.stream()).toList();
+            return Stream.concat(from.stream(), to.stream()).toList();
         }
 
-        /** The one node cut off, whose timeout the span is drawn against: the single node of {@code to}, else of {@code from}. */
+        /** The node cut off, whose timeout the span is drawn against: {@code to}'s only node, else {@code from}'s. */
         public String isolated() {
             return to.size() == 1 ? to.getFirst() : from.getFirst();
         }
