@@ -68,6 +68,8 @@ chaos_cleanup() {
   say "stopping the chaos cluster"
   in_cluster cmd_down || true
   rmdir "$SECKILL_CHAOS_CGROUP"/*/ "$SECKILL_CHAOS_CGROUP" 2>/dev/null || true
+  # The shared parent of the default place goes too once no other cluster's cgroup is left in it.
+  rmdir "$CHAOS_CGROUP_MOUNT/seckill-chaos" 2>/dev/null || true
 }
 
 cmd_chaos() {

@@ -51,6 +51,11 @@ public final class StackRedis {
     public static <C> C master(ClusterStack cluster, String key, Connector<C> connector) {
         String master = cluster.redis().masterOf(key)
                 .orElseThrow(() -> new IllegalStateException("no Redis master serves the slot of " + key));
-        return connector.connect("redis://127.0.0.1:" + cluster.port(master), null, cluster.redisPassword());
+        return node(cluster, master, connector);
+    }
+
+    /** A single-server client of the cluster's node named {@code node} (redis-1 ...). */
+    public static <C> C node(ClusterStack cluster, String node, Connector<C> connector) {
+        return connector.connect("redis://127.0.0.1:" + cluster.port(node), null, cluster.redisPassword());
     }
 }

@@ -11,7 +11,9 @@ import org.redisson.api.RedissonClient;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
 
@@ -28,22 +30,24 @@ public record FinalState(List<SaleState> sales) {
      */
     public static FinalState read(ClusterStack cluster, List<Long> saleIds) {
         RedisCluster redis = cluster.redis();
+        List<String> masters = redis.masters();
+        // One client per master, opened when a sale's slot first needs it.
+        Map<String, RedissonClient> clients = new HashMap<>();
         try (Connection db = cluster.db()) {
             return read(db, saleIds, saleId -> {
                 String key = Keys.stock(saleId);
                 String master = redis.masterOf(key).orElseThrow(() -> new IllegalStateException(
                         "no Redis master serves the slot of " + key + ": is the cluster healed?"));
-                List<String> strays = redis.masters().stream().filter(n -> !n.equals(master))
+                List<String> strays = masters.stream().filter(n -> !n.equals(master))
                         .filter(n -> redis.keysInSlot(n, key) > 0).toList();
-                RedissonClient client = StackRedis.master(cluster, key, RedisClients::connect);
-                try {
-                    return SaleKeys.read(saleId, client, master, strays);
-                } finally {
-                    client.shutdown();
-                }
+                RedissonClient client = clients.computeIfAbsent(master, n -> StackRedis.node(cluster, n,
+                        RedisClients::connect));
+                return SaleKeys.read(saleId, client, master, strays);
             });
         } catch (SQLException e) {
             throw new IllegalStateException("failed to read the cluster's MySQL: " + e.getMessage(), e);
+        } finally {
+            clients.values().forEach(RedissonClient::shutdown);
         }
     }
 

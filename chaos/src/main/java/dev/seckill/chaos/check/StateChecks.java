@@ -109,7 +109,10 @@ final class StateChecks {
         }
     }
 
-    /** Every buyer mark has its row with the same order id, and every row its mark (a lapsed buyer's too). */
+    /**
+     * Every buyer mark has its row with the same order id, every row its mark (a lapsed buyer's too), and every unsent
+     * entry left names its buyer's marked order.
+     */
     private static void marks(SaleState sale, SaleOps ops, Findings f) {
         Map<Long, List<OrderRow>> rowsByUser = sale.orders().stream().collect(Collectors.groupingBy(OrderRow::userId));
         Map<Long, Long> buyers = sale.redis().buyers();
@@ -120,6 +123,14 @@ final class StateChecks {
                 f.violation(CONSERVATION, sale.saleId(), user, Long.toString(order), rows.isEmpty()
                         ? "a buyer mark without its row (a reservation never written, or never released)"
                         : "the buyer mark names this order, the user's row is " + rows.getFirst().id(), involved);
+            }
+        });
+        // A send still owed holds the buyer's unit for the order its mark names, never for another.
+        sale.redis().unsent().forEach((user, entry) -> {
+            String order = entry.substring(0, Math.max(0, entry.indexOf(':')));
+            if (!order.equals(String.valueOf(buyers.get(user)))) {
+                f.violation(CONSERVATION, sale.saleId(), user, order, "an unsent entry (" + entry + ") for an order "
+                        + "the buyer mark does not name (" + buyers.get(user) + ")", ops.of(user));
             }
         });
         for (OrderRow r : sale.orders()) {

@@ -37,7 +37,9 @@ public final class Client {
             .version(HttpClient.Version.HTTP_1_1).build();
     private final Semaphore inFlight;
 
+    /** Reads the OpenAPI document now: a run without it fails before its first request, not on a workload thread. */
     public Client(int inFlight) {
+        ApiContract.get();
         this.inFlight = new Semaphore(inFlight);
     }
 

@@ -223,6 +223,24 @@ class CheckerTest {
     }
 
     @Test
+    void anUnsentEntryForTheMarkedOrderIsASendStillOwedNotAViolation() {
+        SaleFixture s = soundSale();
+        s.unsent().put(11L, "101:1700000000000");
+        Verdict v = s.check();
+        assertTrue(v.holds(), v.summary());
+    }
+
+    @Test
+    void anUnsentEntryNamingAnOrderTheMarkDoesNotBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.unsent().put(11L, "199:1700000000000");
+        Verdict v = s.check();
+        assertEquals(Set.of(CONSERVATION), kinds(v), v.summary());
+        assertEquals("199", v.violations().getFirst().orderId());
+        assertEquals(Long.valueOf(11), v.violations().getFirst().userId());
+    }
+
+    @Test
     void keysMissingWithoutTheArchivedMarkAreLost() {
         SaleFixture s = soundSale();
         s.keysGone = true;

@@ -26,6 +26,7 @@ final class SaleFixture {
     private final Map<Long, Long> marks = new LinkedHashMap<>();
     private final Set<Long> returned = new TreeSet<>();
     private final Set<Long> unitReturns = new HashSet<>();
+    private final Map<Long, String> unsent = new LinkedHashMap<>();
     private final Map<String, String> meta = new LinkedHashMap<>(Map.of("start", "1", "end", "2"));
     private long clock = 1_000;
     /** Adjustments a test makes to what a sound system would leave. */
@@ -105,6 +106,11 @@ final class SaleFixture {
         return unitReturns;
     }
 
+    /** The unsent hash: user to "orderId:ms", a send still owed. */
+    Map<Long, String> unsent() {
+        return unsent;
+    }
+
     Map<String, String> meta() {
         return meta;
     }
@@ -114,7 +120,7 @@ final class SaleFixture {
         RedisSale redis = keysGone
                 ? new RedisSale("redis-1", null, Map.of(), Set.of(), Map.of(), Map.copyOf(meta), List.of())
                 : new RedisSale("redis-1", (long) (total - live + remainingOff), Map.copyOf(marks), Set.copyOf(returned),
-                Map.of(), Map.copyOf(meta), List.of());
+                Map.copyOf(unsent), Map.copyOf(meta), List.of());
         int stock = Math.max(0, total - live + dbStockOff);
         return new FinalState(List.of(new SaleState(SALE, true, total, stock, List.copyOf(rows),
                 Set.copyOf(unitReturns), redis)));
