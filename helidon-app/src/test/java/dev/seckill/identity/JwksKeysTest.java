@@ -1,5 +1,6 @@
 package dev.seckill.identity;
 
+import dev.seckill.testkit.ShopKeys;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.seckill.identity.TestTokens.claims;
-import static dev.seckill.identity.TestTokens.sign;
+import static dev.seckill.testkit.ShopKeys.sign;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JwksKeysTest {
 
-    private static final RSAKey FIRST = TestTokens.rsa("2030-01");
-    private static final ECKey NEXT = TestTokens.ec("2030-02");
+    private static final RSAKey FIRST = ShopKeys.rsa("2030-01");
+    private static final ECKey NEXT = ShopKeys.ec("2030-02");
 
     private final TestTokens.MovingClock clock = new TestTokens.MovingClock();
     private final AtomicReference<List<JWK>> served = new AtomicReference<>(List.of(FIRST.toPublicJWK()));
@@ -69,7 +70,7 @@ class JwksKeysTest {
         keys.load();
         for (int i = 0; i < 20; i++) {
             assertEquals(new Verification.Refused(TokenRefusal.UNKNOWN_KEY),
-                    verifier.verify(sign(TestTokens.ec("made-up-" + i), claims("42").build())));
+                    verifier.verify(sign(ShopKeys.ec("made-up-" + i), claims("42").build())));
         }
         assertEquals(1, fetches.get(), "the start's fetch is less than an interval ago");
 
@@ -77,7 +78,7 @@ class JwksKeysTest {
         served.set(List.of(NEXT.toPublicJWK()));
         assertTrue(accepted(NEXT), "an interval later, the next unknown key id fetches");
         for (int i = 0; i < 20; i++) {
-            verifier.verify(sign(TestTokens.ec("made-up-" + i), claims("42").build()));
+            verifier.verify(sign(ShopKeys.ec("made-up-" + i), claims("42").build()));
         }
         assertEquals(2, fetches.get());
     }

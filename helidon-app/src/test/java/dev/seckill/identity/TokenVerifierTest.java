@@ -1,5 +1,6 @@
 package dev.seckill.identity;
 
+import dev.seckill.testkit.ShopKeys;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.MACSigner;
@@ -20,7 +21,7 @@ import static dev.seckill.identity.TestTokens.NOW;
 import static dev.seckill.identity.TestTokens.SECRET;
 import static dev.seckill.identity.TestTokens.claims;
 import static dev.seckill.identity.TestTokens.hs256;
-import static dev.seckill.identity.TestTokens.sign;
+import static dev.seckill.testkit.ShopKeys.sign;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,9 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Every way a sign-in token is accepted, and each way one is refused, with its stable reason. */
 class TokenVerifierTest {
 
-    private static final RSAKey RSA = TestTokens.rsa("rsa-1");
-    private static final ECKey EC = TestTokens.ec("ec-1");
-    private static final RSAKey OTHER_RSA = TestTokens.rsa("rsa-1");
+    private static final RSAKey RSA = ShopKeys.rsa("rsa-1");
+    private static final ECKey EC = ShopKeys.ec("ec-1");
+    private static final RSAKey OTHER_RSA = ShopKeys.rsa("rsa-1");
 
     private final TestTokens.MovingClock clock = new TestTokens.MovingClock();
     private final JwksKeys keys = new JwksKeys(() -> new JWKSet(List.of(RSA.toPublicJWK(), EC.toPublicJWK())), clock,
@@ -125,7 +126,7 @@ class TokenVerifierTest {
 
     @Test
     void aTokenSignedByAKeyTheJwksDoesNotHoldIsRefusedAsUnknownKey() {
-        assertRefused(TokenRefusal.UNKNOWN_KEY, sign(TestTokens.rsa("rsa-unknown"), shop("42").build()));
+        assertRefused(TokenRefusal.UNKNOWN_KEY, sign(ShopKeys.rsa("rsa-unknown"), shop("42").build()));
         // The kid of the EC key on an RS256 token: no RSA key of that id.
         String rs256WithEcKid;
         try {

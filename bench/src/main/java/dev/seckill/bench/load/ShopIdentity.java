@@ -2,24 +2,17 @@ package dev.seckill.bench.load;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
-import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
-import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
+import dev.seckill.testkit.ShopKeys;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,12 +75,7 @@ public final class ShopIdentity {
 
     /** New keys, kept nowhere (JMH's). */
     public static ShopIdentity fresh() {
-        try {
-            return new ShopIdentity(null, new RSAKeyGenerator(2048).keyID("bench-rs256").generate(),
-                    new ECKeyGenerator(Curve.P_256).keyID("bench-es256").generate());
-        } catch (JOSEException e) {
-            throw new IllegalStateException("failed to make the bench's keys: " + e.getMessage(), e);
-        }
+        return new ShopIdentity(null, ShopKeys.rsa("bench-rs256"), ShopKeys.ec("bench-es256"));
     }
 
     /** The JWKS the provider serves: the public halves only. */
@@ -130,15 +118,9 @@ public final class ShopIdentity {
 
     /** {@code user}'s token of {@code alg}, issued {@code now}. */
     public String sign(JWSAlgorithm alg, long user, Instant now) {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).keyID(alg == JWSAlgorithm.RS256 ? rsa.getKeyID()
-                : ec.getKeyID()).build(), new JWTClaimsSet.Builder().subject(Long.toString(user))
-                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(LIFETIME))).build());
-        try {
-            jwt.sign(alg == JWSAlgorithm.RS256 ? new RSASSASigner(rsa) : new ECDSASigner(ec));
-        } catch (JOSEException e) {
-            throw new IllegalStateException("failed to sign a bench token: " + e.getMessage(), e);
-        }
-        return jwt.serialize();
+        return ShopKeys.sign(alg == JWSAlgorithm.RS256 ? rsa : ec, new JWTClaimsSet.Builder()
+                .subject(Long.toString(user)).issueTime(Date.from(now)).expirationTime(Date.from(now.plus(LIFETIME)))
+                .build());
     }
 
     /**
@@ -147,16 +129,9 @@ public final class ShopIdentity {
      * runs it before the service that fetches it starts, so the service's first fetch, at its start, succeeds.
      */
     public static void main(String[] args) throws Exception {
-        byte[] body = in(Path.of(args[0])).jwks().getBytes(StandardCharsets.UTF_8);
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1])), 0);
-        server.createContext(JWKS_PATH, exchange -> {
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        server.start();
+        ShopIdentity keys = in(Path.of(args[0]));
+        HttpServer server = ShopKeys.serve(Integer.parseInt(args[1]), JWKS_PATH, () -> List.of(keys.rsa, keys.ec),
+                () -> { });
         System.out.println("serving the bench's JWKS on " + server.getAddress() + JWKS_PATH);
         ProcessHandle.of(Long.parseLong(args[2])).map(ProcessHandle::onExit).orElseThrow().join();
         server.stop(0);

@@ -2,34 +2,23 @@ package dev.seckill.system.identity;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSSigner;
-import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
-import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Jwts;
+import dev.seckill.testkit.ShopKeys;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -39,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.seckill.testkit.ShopKeys.ec;
+import static dev.seckill.testkit.ShopKeys.rsa;
+import static dev.seckill.testkit.ShopKeys.sign;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,18 +58,8 @@ class ShopSignInIT {
 
     @BeforeAll
     static void theShopsProviderAndAServiceThatTrustsIt() throws IOException {
-        provider = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        provider.createContext("/.well-known/jwks.json", exchange -> {
-            fetches.incrementAndGet();
-            // Public halves only, as a provider serves them.
-            byte[] body = new JWKSet(served.get()).toPublicJWKSet().toString().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        provider.start();
+        // Public halves only, as a provider serves them.
+        provider = ShopKeys.serve(0, "/.well-known/jwks.json", served::get, fetches::incrementAndGet);
         String jwks = "http://127.0.0.1:" + provider.getAddress().getPort() + "/.well-known/jwks.json";
         stack.seckill(Map.of("SECKILL_JWT_JWKS_URL", jwks, "SECKILL_JWT_ISSUER", ISSUER,
                 "SECKILL_JWT_AUDIENCE", AUDIENCE, "SECKILL_JWT_JWKS_REFRESH_dash_MS", "1000"), STACK_OP,
@@ -190,42 +172,6 @@ class ShopSignInIT {
         Instant now = Instant.now();
         return new JWTClaimsSet.Builder().subject(Long.toString(user)).issuer(ISSUER).audience(AUDIENCE)
                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(600)));
-    }
-
-    private static String sign(JWK key, JWTClaimsSet claims) {
-        try {
-            return key instanceof RSAKey rsa
-                    ? sign(JWSAlgorithm.RS256, key.getKeyID(), new RSASSASigner(rsa), claims)
-                    : sign(JWSAlgorithm.ES256, key.getKeyID(), new ECDSASigner((ECKey) key), claims);
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String sign(JWSAlgorithm alg, String kid, JWSSigner signer, JWTClaimsSet claims) {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).keyID(kid).build(), claims);
-        try {
-            jwt.sign(signer);
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
-        return jwt.serialize();
-    }
-
-    private static RSAKey rsa(String kid) {
-        try {
-            return new RSAKeyGenerator(2048).keyID(kid).generate();
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static ECKey ec(String kid) {
-        try {
-            return new ECKeyGenerator(Curve.P_256).keyID(kid).generate();
-        } catch (JOSEException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** Open now, for an hour, with stock for every buyer of this test. */
