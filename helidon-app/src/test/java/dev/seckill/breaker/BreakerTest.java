@@ -1,5 +1,6 @@
 package dev.seckill.breaker;
 
+import dev.seckill.testkit.TestClock;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.FakeReserver;
 import dev.seckill.purchase.PurchaseOutcome;
@@ -10,11 +11,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -34,27 +32,7 @@ class BreakerTest {
     private static final BreakerSettings SETTINGS = new BreakerSettings(4, 50, Duration.ofSeconds(5), 2);
     private static final Sale SALE = new Sale(1, "s", 100, 10, Instant.EPOCH, Instant.EPOCH.plusSeconds(3600));
 
-    /** A clock the test moves. */
-    private static final class StepClock extends Clock {
-        Instant now = Instant.parse("2030-01-01T00:00:00Z");
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
-    private final StepClock clock = new StepClock();
+    private final TestClock clock = new TestClock(Instant.parse("2030-01-01T00:00:00Z"));
     private final AtomicInteger calls = new AtomicInteger();
 
     private static DependencyUnavailable outage() {
@@ -155,7 +133,7 @@ class BreakerTest {
             failing(b);
         }
         assertTrue(b.isOpen());
-        clock.now = clock.now.plusSeconds(6);
+        clock.advance(Duration.ofSeconds(6));
         succeeding(b);
         assertEquals(CircuitBreaker.State.HALF_OPEN, b.state());
         assertFalse(b.isOpen(), "probing is not reported as open");
@@ -169,7 +147,7 @@ class BreakerTest {
         for (int i = 0; i < 4; i++) {
             failing(b);
         }
-        clock.now = clock.now.plusSeconds(6);
+        clock.advance(Duration.ofSeconds(6));
         failing(b);
         failing(b);
         assertTrue(b.isOpen());
@@ -214,7 +192,7 @@ class BreakerTest {
                 throw outage();
             }));
         }
-        clock.now = clock.now.plusSeconds(6);
+        clock.advance(Duration.ofSeconds(6));
         redis.answer(new PurchaseOutcome.SoldOut(false));
         for (int i = 0; i < 5; i++) {
             assertInstanceOf(PurchaseOutcome.SoldOut.class, guarded.reserve(SALE, 7, i, 0),
@@ -283,7 +261,7 @@ class BreakerTest {
         FakeReserver redis = new FakeReserver();
         GuardedReserver guarded = guarded(redisBreakers, redis);
         failFourTimes(guarded, redis, A);
-        clock.now = clock.now.plusSeconds(6);
+        clock.advance(Duration.ofSeconds(6));
         guarded.reserve(B, 8, 200, 0);
         guarded.reserve(SALE, 9, 201, 0);
         assertEquals(CircuitBreaker.State.CLOSED, redisBreakers.of(A.id()).state(),

@@ -1,5 +1,6 @@
 package dev.seckill.identity;
 
+import dev.seckill.testkit.TestClock;
 import dev.seckill.testkit.ShopKeys;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.seckill.identity.TestTokens.NOW;
 import static dev.seckill.identity.TestTokens.claims;
 import static dev.seckill.testkit.ShopKeys.sign;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +30,7 @@ class JwksKeysTest {
     private static final RSAKey FIRST = ShopKeys.rsa("2030-01");
     private static final ECKey NEXT = ShopKeys.ec("2030-02");
 
-    private final TestTokens.MovingClock clock = new TestTokens.MovingClock();
+    private final TestClock clock = new TestClock(NOW);
     private final AtomicReference<List<JWK>> served = new AtomicReference<>(List.of(FIRST.toPublicJWK()));
     private final AtomicInteger fetches = new AtomicInteger();
     private volatile boolean down;
@@ -57,7 +59,7 @@ class JwksKeysTest {
     @Test
     void aTokenOfANewKeyIdFetchesTheSetAgainSoARotationNeedsNoRestart() {
         keys.load();
-        clock.advanceSeconds(10);
+        clock.advance(Duration.ofSeconds(10));
         served.set(List.of(FIRST.toPublicJWK(), NEXT.toPublicJWK()));
 
         assertTrue(accepted(NEXT));
@@ -74,7 +76,7 @@ class JwksKeysTest {
         }
         assertEquals(1, fetches.get(), "the start's fetch is less than an interval ago");
 
-        clock.advanceSeconds(10);
+        clock.advance(Duration.ofSeconds(10));
         served.set(List.of(NEXT.toPublicJWK()));
         assertTrue(accepted(NEXT), "an interval later, the next unknown key id fetches");
         for (int i = 0; i < 20; i++) {
@@ -89,7 +91,7 @@ class JwksKeysTest {
         keys.load();
         down = false;
         assertFalse(accepted(FIRST), "within the interval of the failed fetch");
-        clock.advanceSeconds(10);
+        clock.advance(Duration.ofSeconds(10));
         assertTrue(accepted(FIRST));
         assertEquals(2, fetches.get());
     }
@@ -98,7 +100,7 @@ class JwksKeysTest {
     void aFailedFetchKeepsTheKeysHeld() {
         keys.load();
         down = true;
-        clock.advanceSeconds(400);
+        clock.advance(Duration.ofSeconds(400));
         assertTrue(accepted(FIRST), "the set is old, its fetch fails: the held keys still count");
         assertEquals(2, fetches.get());
     }
@@ -107,9 +109,9 @@ class JwksKeysTest {
     void aSetOlderThanItsMaxAgeIsFetchedAgainSoARemovedKeyStopsCounting() {
         keys.load();
         served.set(List.of(NEXT.toPublicJWK()));
-        clock.advanceSeconds(299);
+        clock.advance(Duration.ofSeconds(299));
         assertTrue(accepted(FIRST));
-        clock.advanceSeconds(1);
+        clock.advance(Duration.ofSeconds(1));
         assertFalse(accepted(FIRST), "the provider removed it");
         assertTrue(accepted(NEXT));
         assertEquals(2, fetches.get());

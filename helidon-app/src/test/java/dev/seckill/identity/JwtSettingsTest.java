@@ -1,11 +1,13 @@
 package dev.seckill.identity;
 
+import dev.seckill.testkit.TestClock;
 import dev.seckill.config.TestConfig;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
 
+import static dev.seckill.identity.TestTokens.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -60,9 +62,9 @@ class JwtSettingsTest {
                 () -> settings(Map.of("SECKILL_JWT_JWKS_MAX_dash_AGE_dash_SECONDS", "1")));
         assertThrows(IllegalArgumentException.class,
                 () -> JwksKeys.at("ftp://id.example/jwks", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO,
-                        new TestTokens.MovingClock()));
+                        new TestClock(NOW)));
         assertThrows(IllegalArgumentException.class,
                 () -> JwksKeys.at("not a url", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO,
-                        new TestTokens.MovingClock()));
+                        new TestClock(NOW)));
     }
 }

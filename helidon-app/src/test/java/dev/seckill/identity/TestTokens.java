@@ -6,15 +6,12 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.seckill.testkit.ShopKeys;
 
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Date;
 
 /**
- * Claims, the shared secret's tokens and a clock the test moves; the provider's keys and the tokens they sign are
- * the test kit's {@link ShopKeys}.
+ * The moment the tests stand at, claims and the shared secret's tokens; the provider's keys and the tokens they sign
+ * are the test kit's {@link ShopKeys}, the clock its {@code TestClock}.
  */
 final class TestTokens {
 
@@ -35,30 +32,6 @@ final class TestTokens {
             return ShopKeys.sign(JWSAlgorithm.HS256, null, new MACSigner(secret), claims);
         } catch (JOSEException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** A clock the test moves. */
-    static final class MovingClock extends Clock {
-        Instant now = NOW;
-
-        void advanceSeconds(long s) {
-            now = now.plusSeconds(s);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.seckill.identity;
 
+import dev.seckill.testkit.TestClock;
 import dev.seckill.testkit.ShopKeys;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -33,7 +34,7 @@ class TokenVerifierTest {
     private static final ECKey EC = ShopKeys.ec("ec-1");
     private static final RSAKey OTHER_RSA = ShopKeys.rsa("rsa-1");
 
-    private final TestTokens.MovingClock clock = new TestTokens.MovingClock();
+    private final TestClock clock = new TestClock(NOW);
     private final JwksKeys keys = new JwksKeys(() -> new JWKSet(List.of(RSA.toPublicJWK(), EC.toPublicJWK())), clock,
             Duration.ofSeconds(10), Duration.ofMinutes(5));
     private final ClaimRules rules = new ClaimRules("https://id.shop.example", "seckill", "sub", Duration.ofSeconds(60));
@@ -94,7 +95,7 @@ class TokenVerifierTest {
     void anExpiredTokenIsRefusedOnceTheClockSkewHasPassed() {
         String t = sign(RSA, shop("42").expirationTime(Date.from(NOW.minusSeconds(30))).build());
         assertUser(42, t);
-        clock.advanceSeconds(30);
+        clock.advance(Duration.ofSeconds(30));
         assertRefused(TokenRefusal.TOKEN_EXPIRED, t);
     }
 
@@ -107,7 +108,7 @@ class TokenVerifierTest {
     void aTokenNotYetValidIsRefusedUntilWithinTheClockSkew() {
         String t = sign(EC, shop("42").notBeforeTime(Date.from(NOW.plusSeconds(90))).build());
         assertRefused(TokenRefusal.TOKEN_NOT_YET_VALID, t);
-        clock.advanceSeconds(30);
+        clock.advance(Duration.ofSeconds(30));
         assertUser(42, t);
     }
 

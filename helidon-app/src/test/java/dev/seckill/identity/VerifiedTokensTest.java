@@ -1,8 +1,10 @@
 package dev.seckill.identity;
 
+import dev.seckill.testkit.TestClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.seckill.identity.TestTokens.NOW;
@@ -11,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** A buyer's repeated clicks cost one signature check; no verified token is remembered past its expiry. */
 class VerifiedTokensTest {
 
-    private final TestTokens.MovingClock clock = new TestTokens.MovingClock();
+    private final TestClock clock = new TestClock(NOW);
     private final AtomicInteger checks = new AtomicInteger();
     /** Every token "good-N" is user N, expiring 60 s from NOW; any other is refused. */
     private final TokenCheck counting = token -> {
@@ -51,10 +53,10 @@ class VerifiedTokensTest {
     @Test
     void aTokenIsNotRememberedPastItsExpiry() {
         tokens.verify("good-7");
-        clock.advanceSeconds(59);
+        clock.advance(Duration.ofSeconds(59));
         tokens.verify("good-7");
         assertEquals(1, checks.get());
-        clock.advanceSeconds(1);
+        clock.advance(Duration.ofSeconds(1));
         tokens.verify("good-7");
         assertEquals(2, checks.get(), "at its exp the token is checked again (the verifier decides on the skew)");
     }

@@ -1,11 +1,11 @@
 package dev.seckill.sale;
 
+import dev.seckill.testkit.TestClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,26 +71,6 @@ class SaleCatalogTest {
         }
     }
 
-    /** A clock the test moves. */
-    private static final class StepClock extends Clock {
-        Instant now = T0;
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void requestsRacingTheFirstRefreshAfterARestartStillFindAnExistingSale() throws Exception {
         CountingSource source = new CountingSource().with(7);
@@ -123,10 +103,10 @@ class SaleCatalogTest {
     void aMissingIdBelowTheHighestCostsNoQueryOnceItsGapIsOld() {
         CountingSource source = new CountingSource().with(1, 2, 5);
         source.release.countDown();
-        StepClock clock = new StepClock();
+        TestClock clock = new TestClock(T0);
         SaleCatalog catalog = new SaleCatalog(source, clock);
         assertTrue(catalog.find(5).isPresent());
-        clock.now = clock.now.plusMillis(SaleCatalog.GAP_MILLIS);
+        clock.advance(Duration.ofMillis(SaleCatalog.GAP_MILLIS));
         int reads = source.sinceReads.get();
         for (int i = 0; i < 1000; i++) {
             assertTrue(catalog.find(3).isEmpty());
@@ -140,11 +120,11 @@ class SaleCatalogTest {
     void aSaleCommittedLateBelowANewerOneIsFoundWhileItsGapIsYoung() {
         CountingSource source = new CountingSource().with(1, 3);
         source.release.countDown();
-        StepClock clock = new StepClock();
+        TestClock clock = new TestClock(T0);
         SaleCatalog catalog = new SaleCatalog(source, clock);
         assertTrue(catalog.find(3).isPresent());
         source.with(2);
-        clock.now = clock.now.plusSeconds(2);
+        clock.advance(Duration.ofSeconds(2));
         assertEquals(Optional.of(sale(2)), catalog.find(2), "the concurrent insert that committed after 3");
         assertEquals(1, source.finds.get());
         assertTrue(catalog.find(2).isPresent());
@@ -155,12 +135,12 @@ class SaleCatalogTest {
     void aNewSaleAboveTheHighestIsLearntAtMostOnceASecond() {
         CountingSource source = new CountingSource().with(1);
         source.release.countDown();
-        StepClock clock = new StepClock();
+        TestClock clock = new TestClock(T0);
         SaleCatalog catalog = new SaleCatalog(source, clock);
         assertTrue(catalog.find(1).isPresent());
         source.with(2);
         assertTrue(catalog.find(2).isEmpty(), "refreshed less than a second ago");
-        clock.now = clock.now.plus(Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(1));
         assertTrue(catalog.find(2).isPresent());
     }
 
