@@ -1,7 +1,6 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LineCrowd;
 import dev.seckill.bench.load.LoadClient;
@@ -11,13 +10,13 @@ import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
 import dev.seckill.bench.scenario.PaymentRun.Payers;
 import dev.seckill.testkit.Stack;
+import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -231,28 +230,8 @@ public final class WaitingRoomRun {
     /** Spearman's rank correlation of joining time and place over the buyers {@code which} selects. */
     static double spearman(List<LineCrowd.Buyer> buyers, Predicate<LineCrowd.Buyer> which, Map<Long, Long> places) {
         List<LineCrowd.Buyer> group = buyers.stream().filter(which).toList();
-        int n = group.size();
-        if (n < 3) {
-            return Double.NaN;
-        }
-        double[] byJoin = ranks(group.stream().mapToLong(b -> b.joinedNanos >= 0 ? b.joinedNanos : b.joinAt)
-                .toArray());
-        double[] byPlace = ranks(group.stream().mapToLong(b -> places.get(b.userId)).toArray());
-        double d2 = 0;
-        for (int i = 0; i < n; i++) {
-            d2 += (byJoin[i] - byPlace[i]) * (byJoin[i] - byPlace[i]);
-        }
-        return 1 - 6 * d2 / ((double) n * ((double) n * n - 1));
-    }
-
-    private static double[] ranks(long[] values) {
-        Integer[] order = new Integer[values.length];
-        Arrays.setAll(order, i -> i);
-        Arrays.sort(order, Comparator.comparingLong(i -> values[i]));
-        double[] ranks = new double[values.length];
-        for (int r = 0; r < order.length; r++) {
-            ranks[order[r]] = r;
-        }
-        return ranks;
+        return group.size() < 3 ? Double.NaN : new SpearmansCorrelation().correlation(
+                group.stream().mapToDouble(b -> b.joinedNanos >= 0 ? b.joinedNanos : b.joinAt).toArray(),
+                group.stream().mapToDouble(b -> places.get(b.userId)).toArray());
     }
 }

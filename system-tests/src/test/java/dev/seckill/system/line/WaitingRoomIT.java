@@ -9,15 +9,18 @@ import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
+import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -282,17 +285,7 @@ class WaitingRoomIT {
 
     /** Spearman's rank correlation between the joining order (0..n-1) and the places. */
     private static double spearman(long[] places) {
-        int n = places.length;
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, (x, y) -> Long.compare(places[x], places[y]));
-        double d2 = 0;
-        for (int rank = 0; rank < n; rank++) {
-            double d = order[rank] - rank;
-            d2 += d * d;
-        }
-        return 1 - 6 * d2 / ((double) n * ((double) n * n - 1));
+        return new SpearmansCorrelation().correlation(IntStream.range(0, places.length).asDoubleStream().toArray(),
+                Arrays.stream(places).asDoubleStream().toArray());
     }
 }
