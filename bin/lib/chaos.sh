@@ -28,7 +28,8 @@ chaos_build_module() {
 chaos_places() {
   CHAOS_CGROUP_MOUNT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
   [ -n "$CHAOS_CGROUP_MOUNT" ] || die "chaos needs a cgroup2 file system (partitions tell the nodes apart by their cgroup)"
-  export SECKILL_CHAOS_CGROUP=${SECKILL_CHAOS_CGROUP:-$CHAOS_CGROUP_MOUNT/seckill-chaos/$SECKILL_CLUSTER_LB_PORT}
+  SECKILL_CHAOS_CGROUP=$(chaos_cgroup_dir)
+  export SECKILL_CHAOS_CGROUP
   export SECKILL_CHAOS_CHAIN=${SECKILL_CHAOS_CHAIN:-SECKILL_CHAOS_$SECKILL_CLUSTER_LB_PORT}
   mkdir -p "$SECKILL_CHAOS_CGROUP" || die "failed to make the cgroup $SECKILL_CHAOS_CGROUP"
 }
@@ -67,9 +68,7 @@ chaos_cleanup() {
   in_cluster chaos_release
   say "stopping the chaos cluster"
   in_cluster cmd_down || true
-  rmdir "$SECKILL_CHAOS_CGROUP"/*/ "$SECKILL_CHAOS_CGROUP" 2>/dev/null || true
-  # The shared parent of the default place goes too once no other cluster's cgroup is left in it.
-  rmdir "$CHAOS_CGROUP_MOUNT/seckill-chaos" 2>/dev/null || true
+  chaos_cgroups_remove
 }
 
 cmd_chaos() {

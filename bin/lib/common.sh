@@ -193,6 +193,25 @@ stop_pid() {
   rm -f "$(pidfile "$name")"
 }
 
+# Where chaos keeps the cluster's node cgroups: SECKILL_CHAOS_CGROUP, else <cgroup2 mount>/seckill-chaos/<lb port>;
+# nothing when no cgroup2 file system is mounted.
+chaos_cgroup_dir() {
+  local mount
+  mount=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+  [ -n "$mount" ] || return 0
+  echo "${SECKILL_CHAOS_CGROUP:-$mount/seckill-chaos/$SECKILL_CLUSTER_LB_PORT}"
+}
+
+# Once the cluster's nodes are stopped, the node cgroups a chaos run made (bin/seckill chaos, ChaosIT) are removed,
+# and the shared parent when no other cluster's is left: rmdir takes only empty ones, so one in use stays.
+chaos_cgroups_remove() {
+  local dir
+  dir=$(chaos_cgroup_dir)
+  [ -n "$dir" ] && [ -d "$dir" ] || return 0
+  rmdir "$dir"/*/ "$dir" 2>/dev/null || true
+  rmdir "$(dirname "$dir")" 2>/dev/null || true
+}
+
 http_ok() { curl -fsS -m 3 -o /dev/null "$1"; }
 
 # 48 random bytes, base64url without padding: 64 characters.
