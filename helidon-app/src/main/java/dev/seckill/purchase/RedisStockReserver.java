@@ -48,10 +48,14 @@ public final class RedisStockReserver implements StockReserver {
      *
      * @throws ReservationNotReplicated when the unit was reserved but too few replicas confirmed it (the caller
      *         gives it back)
+     * @throws dev.seckill.failure.DependencyUnavailable when the buyer's earlier order is not known to stand yet
      */
     @Override
     public PurchaseOutcome reserve(Sale sale, long userId, long orderId, long nowMillis) {
-        return batches.decide(sale.id(), new Attempt(sale, userId, orderId, nowMillis)).get();
+        PurchaseOutcome outcome = batches.decide(sale.id(), new Attempt(sale, userId, orderId, nowMillis)).get();
+        // Outside the batch: the wait for an earlier order's decision holds up no other buyer.
+        return outcome instanceof PurchaseOutcome.AlreadyPurchased already
+                ? replicas.standing(sale.id(), userId, already, nowMillis) : outcome;
     }
 
     /**

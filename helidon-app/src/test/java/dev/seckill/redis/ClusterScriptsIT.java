@@ -138,6 +138,19 @@ class ClusterScriptsIT extends LineScriptContract {
     }
 
     @Test
+    void anAlreadyPurchasedNamingAnOrderStillBeingDecidedIsNamedOnceItStandsOnItsReplica() {
+        Sale sale = preheated(2);
+        long first = new OrderIds(Clock.fixed(Instant.ofEpochMilli(START + 1), ZoneOffset.UTC), 1).next();
+        assertEquals(new PurchaseOutcome.Queued(Long.toString(first)),
+                reserver(ONE_REPLICA).reserve(sale, 7, first, START + 1));
+        // A second click 50 ms before the first purchase has decided (its replica timeout of 2 s plus the 1 s
+        // margin): it waits for that decision, confirm.lua finds the mark and WAIT its replica.
+        long second = START + 1 + 2_000 + 1_000 - 50;
+        assertEquals(new PurchaseOutcome.AlreadyPurchased(Long.toString(first)),
+                reserver(ONE_REPLICA).reserve(sale, 7, first + 1, second));
+    }
+
+    @Test
     void aRefusalNeedsNoReplica() {
         Sale sale = preheated(1);
         assertInstanceOf(PurchaseOutcome.Queued.class, reserver.reserve(sale, 1, 101, START + 1));
