@@ -99,12 +99,14 @@ final class ReplicaConfirmation {
             return already;
         }
         long order = Long.parseLong(already.orderId());
-        long decided = OrderIds.createdAt(order).toEpochMilli() + acks.timeout().plus(DECISION_MARGIN).toMillis();
+        long window = acks.timeout().plus(DECISION_MARGIN).toMillis();
+        long decided = OrderIds.createdAt(order).toEpochMilli() + window;
         if (decided <= nowMillis) {
             return already;
         }
         try {
-            Thread.sleep(decided - nowMillis);
+            // At most the window: an id from a clock ahead of this one is waited out no longer than a fresh one.
+            Thread.sleep(Math.min(decided - nowMillis, window));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DependencyUnavailable("interrupted while order " + order + " of sale " + saleId

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** The replicas a reservation needs before it stands; the WAIT itself: ClusterScriptsIT. */
 class ReplicaConfirmationTest {
@@ -88,6 +89,17 @@ class ReplicaConfirmationTest {
         assertSame(already, replicas.standing(SALE.id(), 1, already, decidedAt(created) - 5));
         assertEquals(List.of(List.of(Long.toString(decidedAt(created)), Long.toString(Fence.KEPT.toMillis()), "1",
                 already.orderId())), asked);
+    }
+
+    @Test
+    void anOrderFromAClockAheadIsWaitedOutNoLongerThanAFreshOne() {
+        long created = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
+        PurchaseOutcome.AlreadyPurchased already = new PurchaseOutcome.AlreadyPurchased(orderAt(created));
+        ReplicaConfirmation replicas = new ReplicaConfirmation(
+                (saleId, args) -> Synced.of(new BatchResult<>(List.of(List.of(1L)), 1)), ONE_REPLICA);
+        // Minted a day ahead of this clock: unbounded, the wait would be a day (the test's own timeout would end it).
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertSame(already,
+                replicas.standing(SALE.id(), 1, already, created - Duration.ofDays(1).toMillis())));
     }
 
     @Test
