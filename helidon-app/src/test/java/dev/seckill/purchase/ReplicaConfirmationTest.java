@@ -28,6 +28,10 @@ class ReplicaConfirmationTest {
             Instant.parse("2030-01-01T11:00:00Z"));
 
     private static final ReplicaAcks ONE_REPLICA = new ReplicaAcks(1, Duration.ofMillis(250));
+    /** An earlier click's order, as an ALREADY_PURCHASED names it. */
+    private static final long CREATED = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
+    private static final PurchaseOutcome.AlreadyPurchased ALREADY = new PurchaseOutcome.AlreadyPurchased(
+            orderAt(CREATED));
 
     /** confirm.lua's reply (one reservation) and WAIT's count, run as one batch, as Redisson hands them back. */
     private static void confirmed(long stillThere, int replicasAcked) {
@@ -60,6 +64,12 @@ class ReplicaConfirmationTest {
         return Long.toString(new OrderIds(Clock.fixed(Instant.ofEpochMilli(createdAt), ZoneOffset.UTC), 1).next());
     }
 
+    /** A confirmation whose confirm.lua answers {@code stillThere} for the one order, and WAIT {@code replicas}. */
+    private static ReplicaConfirmation answering(long stillThere, int replicas) {
+        return new ReplicaConfirmation((saleId, args) -> Synced.of(new BatchResult<>(List.of(List.of(stillThere)),
+                replicas)), ONE_REPLICA);
+    }
+
     /** The moment an order minted at {@code createdAt} is decided by its own purchase. */
     private static long decidedAt(long createdAt) {
         return createdAt + ONE_REPLICA.timeout().plus(ReplicaConfirmation.DECISION_MARGIN).toMillis();
@@ -67,56 +77,45 @@ class ReplicaConfirmationTest {
 
     @Test
     void anAlreadyPurchasedNamingAnOrderPastItsDecisionIsNamedWithoutAskingRedis() {
-        long created = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
-        PurchaseOutcome.AlreadyPurchased already = new PurchaseOutcome.AlreadyPurchased(orderAt(created));
         // No confirmation at all: a call to Redis would fail the test.
         ReplicaConfirmation replicas = new ReplicaConfirmation((ReplicaConfirmation.Confirm) null, ONE_REPLICA);
-        assertSame(already, replicas.standing(SALE.id(), 1, already, decidedAt(created)));
-        assertSame(already, new ReplicaConfirmation((ReplicaConfirmation.Confirm) null, ReplicaAcks.none())
-                .standing(SALE.id(), 1, already, created));
+        assertSame(ALREADY, replicas.standing(SALE.id(), 1, ALREADY, decidedAt(CREATED)));
+        assertSame(ALREADY, new ReplicaConfirmation((ReplicaConfirmation.Confirm) null, ReplicaAcks.none())
+                .standing(SALE.id(), 1, ALREADY, CREATED));
     }
 
     @Test
     void anAlreadyPurchasedNamingAnOrderStillBeingDecidedIsNamedOnceItStandsOnItsReplicas() {
-        long created = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
-        PurchaseOutcome.AlreadyPurchased already = new PurchaseOutcome.AlreadyPurchased(orderAt(created));
         List<List<Object>> asked = new ArrayList<>();
         ReplicaConfirmation replicas = new ReplicaConfirmation((saleId, args) -> {
             asked.add(List.of(args));
             return Synced.of(new BatchResult<>(List.of(List.of(1L)), 1));
         }, ONE_REPLICA);
         // 5 ms before its purchase has decided it: the answer waits for the decision, then asks confirm.lua.
-        assertSame(already, replicas.standing(SALE.id(), 1, already, decidedAt(created) - 5));
-        assertEquals(List.of(List.of(Long.toString(decidedAt(created)), Long.toString(Fence.KEPT.toMillis()), "1",
-                already.orderId())), asked);
+        assertSame(ALREADY, replicas.standing(SALE.id(), 1, ALREADY, decidedAt(CREATED) - 5));
+        assertEquals(List.of(List.of(Long.toString(decidedAt(CREATED)), Long.toString(Fence.KEPT.toMillis()), "1",
+                ALREADY.orderId())), asked);
     }
 
     @Test
     void anOrderFromAClockAheadIsWaitedOutNoLongerThanAFreshOne() {
-        long created = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
-        PurchaseOutcome.AlreadyPurchased already = new PurchaseOutcome.AlreadyPurchased(orderAt(created));
-        ReplicaConfirmation replicas = new ReplicaConfirmation(
-                (saleId, args) -> Synced.of(new BatchResult<>(List.of(List.of(1L)), 1)), ONE_REPLICA);
+        ReplicaConfirmation replicas = answering(1, 1);
         // Minted a day ahead of this clock: unbounded, the wait would be a day (the test's own timeout would end it).
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertSame(already,
-                replicas.standing(SALE.id(), 1, already, created - Duration.ofDays(1).toMillis())));
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertSame(ALREADY,
+                replicas.standing(SALE.id(), 1, ALREADY, CREATED - Duration.ofDays(1).toMillis())));
     }
 
     @Test
     void anAlreadyPurchasedNamingAnOrderItsPurchaseGaveBackIsNoAnswer() {
-        long created = Instant.parse("2030-01-01T10:00:00Z").toEpochMilli();
-        PurchaseOutcome.AlreadyPurchased already = new PurchaseOutcome.AlreadyPurchased(orderAt(created));
         // The mark is gone (its purchase gave the unit back): confirm.lua answers 0 and fences the order.
-        ReplicaConfirmation gone = new ReplicaConfirmation(
-                (saleId, args) -> Synced.of(new BatchResult<>(List.of(List.of(0L)), 1)), ONE_REPLICA);
+        ReplicaConfirmation gone = answering(0, 1);
         DependencyUnavailable e = assertThrows(DependencyUnavailable.class,
-                () -> gone.standing(SALE.id(), 1, already, decidedAt(created) - 5));
+                () -> gone.standing(SALE.id(), 1, ALREADY, decidedAt(CREATED) - 5));
         assertFalse(e instanceof ReservationNotReplicated, "not this attempt's reservation: nothing to give back");
         // Still the buyer's, but on too few replicas yet: no answer either.
-        ReplicaConfirmation lagging = new ReplicaConfirmation(
-                (saleId, args) -> Synced.of(new BatchResult<>(List.of(List.of(1L)), 0)), ONE_REPLICA);
-        assertThrows(DependencyUnavailable.class, () -> lagging.standing(SALE.id(), 1, already,
-                decidedAt(created) - 5));
+        ReplicaConfirmation lagging = answering(1, 0);
+        assertThrows(DependencyUnavailable.class, () -> lagging.standing(SALE.id(), 1, ALREADY,
+                decidedAt(CREATED) - 5));
     }
 
     @Test
