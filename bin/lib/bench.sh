@@ -293,7 +293,7 @@ bench_cluster_phase() {
   SECKILL_SERVICE_PORT=$(node_port service-1) SECKILL_ADMIN_PORT=$(node_port service-1 ADMIN_PORT)
   SECKILL_WRITER_PORT=$(node_port writer-1) SECKILL_REDIS_PORT=$(node_port redis-1) SECKILL_KAFKA_PORT=$(node_port kafka-1)
   SECKILL_KAFKA_CONTROLLER_PORT=$(node_port kafka-1 KAFKA_CONTROLLER_PORT)
-  SECKILL_REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis) SECKILL_BENCH_EDGES=$(joined "http://127.0.0.1:%s" edge)
+  SECKILL_REDIS_NODES=$(joined "redis://%s" redis) SECKILL_BENCH_EDGES=$(joined "http://%s" edge)
   export SECKILL_HOME="$HOME_DIR" SECKILL_RUN_DIR="$RUN" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" \
     SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_DB_PASSWORD="$DB_PASSWORD" \
     SECKILL_LINE_SECRET="$LINE_SECRET" \

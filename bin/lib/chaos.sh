@@ -119,7 +119,7 @@ cmd_chaos() {
 
 # The run, with the cluster's environment (as the tests read it: the test kit's ClusterStack). Runs on the cluster.
 chaos_java() {
-  SECKILL_REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis)
+  SECKILL_REDIS_NODES=$(joined "redis://%s" redis)
   export SECKILL_HOME="$HOME_DIR" SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" \
     SECKILL_LINE_SECRET="$LINE_SECRET" SECKILL_REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_DB_PASSWORD="$DB_PASSWORD" \
     SECKILL_REDIS_NODES

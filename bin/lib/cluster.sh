@@ -18,7 +18,7 @@
 REDIS_CLUSTER=true
 REDIS_NODE_TIMEOUT=2000
 # master or replica, as the node itself says.
-redis_role() { redis_cli_at "$(node_port "$1")" role 2>/dev/null | head -1 | sed 's/^slave$/replica/'; }
+redis_role() { redis_cli_at "$1" role 2>/dev/null | head -1 | sed 's/^slave$/replica/'; }
 redis_formed() {
   local n
   for n in $(nodes_of redis); do
@@ -29,12 +29,20 @@ redis_formed() {
 # Creates the cluster once: a node restarted later rejoins from its nodes.conf (a master that was failed over comes
 # back as a replica of the promoted one), so a second `up` never creates it again. Waits until the nodes it launched
 # (every node, when it created the cluster) see the cluster ok; one that does not is named by `up`'s health check.
+# In containers each node runs this for itself: redis-1 creates the cluster once all six answer, the others wait.
 redis_after() {
   local n joining=("$@") addrs=()
+  if in_container && [ "$1" != redis-1 ]; then
+    await redis_formed 120 || die "the Redis cluster was not created in 120 s (redis-1 creates it: see its log)"
+  fi
   if ! redis_formed; then
     for n in $(nodes_of redis); do
-      live_pid "$n" > /dev/null || die "the Redis cluster is not created yet and $n is not running: bin/seckill up --cluster"
-      addrs+=("127.0.0.1:$(node_port "$n")")
+      if in_container; then
+        await "redis_alive $n" 120 || die "the Redis cluster is not created yet and $n does not answer"
+      else
+        live_pid "$n" > /dev/null || die "the Redis cluster is not created yet and $n is not running: bin/seckill up --cluster"
+      fi
+      addrs+=("$(node_addr "$n"):$(node_port "$n")")
     done
     say "creating the Redis cluster (3 masters, 3 replicas)"
     # redis-cli exits 0 on some failures: the cluster's own state decides.

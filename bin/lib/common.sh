@@ -84,6 +84,19 @@ isolated_stack() {
 }
 
 # ---------------------------------------------------------------- nodes
+# Where nodes live. Natively every node is a private process on this machine's loopback. In a container
+# (SECKILL_CONTAINER=true, set by the images of docker/Dockerfile) each node is a host of its own on the compose
+# network, named after the node (redis, kafka-2, ...), listening on every address of its container, on the same port.
+in_container() { [ "${SECKILL_CONTAINER:-false}" = true ]; }
+# The address a node listens on.
+bind_address() { if in_container; then echo 0.0.0.0; else echo 127.0.0.1; fi; }
+# node_host NODE: the name its peers reach it by.
+node_host() { if in_container; then echo "$1"; else echo 127.0.0.1; fi; }
+# node_addr NODE: its IP address (Redis Cluster is created from addresses, not names).
+node_addr() {
+  if in_container; then getent hosts "$1" | awk '{ print $1; exit }'; else echo 127.0.0.1; fi
+}
+
 # A node is one process of a stack. The single stack has one node of each kind, named after it (redis, db, kafka,
 # service, writer, edge); the cluster numbers the nodes of a kind it runs several of (redis-1 ... redis-6). Node n
 # of a kind listens on the kind's port + n - 1 (edge-2 on EDGE_PORT + 1).
@@ -165,6 +178,17 @@ wait_for() {
   done
 }
 
+# await "CMD [ARG...]" SECONDS: polls CMD (word-split) until it succeeds, at most SECONDS; fails when it never did.
+await() {
+  local deadline=$((SECONDS + $2))
+  # The command is split into words on purpose.
+  # shellcheck disable=SC2086
+  until $1 > /dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.5
+  done
+}
+
 # spawn NAME LOG CMD...: runs CMD in its own session in the background and records its pid.
 spawn() {
   local name=$1 log=$2; shift 2
@@ -223,6 +247,8 @@ new_secret() { head -c 48 /dev/urandom | base64 -w0 | tr '+/' '-_' | tr -d '='; 
 kept_secret() {
   local var=$1 file="$RUN/$2" min=$3 v
   v=${!var:-}
+  # A container keeps no secret of its own: it is given those it needs (cmd_run checks them) and nothing else.
+  if in_container; then echo "$v"; return; fi
   if [ -n "$v" ]; then
     [ ${#v} -ge "$min" ] || die "$var is shorter than $min characters: use a longer secret"
     echo "$v"

@@ -13,13 +13,13 @@ NODES=("${COMPONENTS[@]}")
 is_node() { local n; for n in "${NODES[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }
 # nodes_of KIND: the stack's nodes of one kind.
 nodes_of() { local n; for n in "${NODES[@]}"; do [ "$(kind_of "$n")" = "$1" ] && echo "$n"; done; return 0; }
-# joined FORMAT KIND [SETTING]: FORMAT (with %s for the port of SETTING) for every node of KIND, comma-separated:
-# the peer lists (joined "127.0.0.1:%s" kafka is the Kafka bootstrap list).
+# joined FORMAT KIND [SETTING]: FORMAT (with %s for the node's host:port of SETTING) for every node of KIND,
+# comma-separated: the peer lists (joined "%s" kafka is the Kafka bootstrap list).
 joined() {
   local n out=""
   # FORMAT is the caller's printf format, by design.
   # shellcheck disable=SC2059
-  for n in $(nodes_of "$2"); do out+="${out:+,}$(printf "$1" "$(node_port "$n" "${3:-}")")"; done
+  for n in $(nodes_of "$2"); do out+="${out:+,}$(printf "$1" "$(node_host "$n"):$(node_port "$n" "${3:-}")")"; done
   echo "$out"
 }
 
@@ -51,9 +51,13 @@ log_of() {
 # ---------------------------------------------------------------- Redis
 # redis-cli takes the password from REDISCLI_AUTH, not from its command line (where ps shows it); a stopped or hung
 # Redis must not hang the probe.
-redis_cli_at() { local port=$1; shift; REDISCLI_AUTH="$REDIS_PASSWORD" timeout 5 redis-cli -h 127.0.0.1 -p "$port" "$@"; }
-redis_alive() { [ "$(redis_cli_at "$(node_port "$1")" ping 2>/dev/null)" = PONG ]; }
-redis_info() { redis_cli_at "$(node_port "$1")" cluster info 2>/dev/null | tr -d '\r'; }
+# redis_cli_at NODE ARG...: redis-cli against one node.
+redis_cli_at() {
+  local node=$1; shift
+  REDISCLI_AUTH="$REDIS_PASSWORD" timeout 5 redis-cli -h "$(node_host "$node")" -p "$(node_port "$node")" "$@"
+}
+redis_alive() { [ "$(redis_cli_at "$1" ping 2>/dev/null)" = PONG ]; }
+redis_info() { redis_cli_at "$1" cluster info 2>/dev/null | tr -d '\r'; }
 # cluster: true. The nodes run in cluster mode (cluster.sh's REDIS_NODE_TIMEOUT), a node is healthy only once the
 # cluster is ok in its view, and the services are given every node as a seed.
 REDIS_CLUSTER=false
@@ -65,7 +69,7 @@ redis_healthy() { redis_alive "$1" && { [ "$REDIS_CLUSTER" = false ] || redis_in
 # sales wait for the failover); masterauth lets a replica sync from its master.
 redis_conf() {
   cat <<EOF
-bind 127.0.0.1
+bind $(bind_address)
 port $(node_port "$1")
 dir "$RUN/$1"
 daemonize no
@@ -97,13 +101,13 @@ redis_stop() { stop_pid "$1" TERM 20; }
 db_cnf() {
   cat <<EOF
 [mariadbd]
-user=root
+user=$(id -un)
 datadir=$RUN/db/data
 socket=$RUN/db/mariadb.sock
 pid-file=$RUN/db/mariadb.pid
 log-error=$RUN/db/mariadb.log
 port=$DB_PORT
-bind-address=127.0.0.1
+bind-address=$(bind_address)
 skip-name-resolve
 character-set-server=utf8mb4
 collation-server=utf8mb4_unicode_ci
@@ -115,8 +119,10 @@ EOF
 }
 # trace.sh passes arguments; db_after only stdin.
 # shellcheck disable=SC2120
-db_cli() { mariadb --no-defaults -S "$RUN/db/mariadb.sock" -uroot "$@"; }
-db_healthy() { mariadb-admin --no-defaults -S "$RUN/db/mariadb.sock" -uroot ping; }
+# The database's administrator is the system user that made its data directory (root natively; in a container the
+# image's user), over the socket only.
+db_cli() { mariadb --no-defaults -S "$RUN/db/mariadb.sock" -u"$(id -un)" "$@"; }
+db_healthy() { mariadb-admin --no-defaults -S "$RUN/db/mariadb.sock" -u"$(id -un)" ping; }
 db_launch() {
   mkdir -p "$RUN/db"
   db_cnf > "$RUN/db/my.cnf"
@@ -131,6 +137,14 @@ db_await() { wait_for db 60 "$RUN/db/mariadb.log" db_healthy; }
 # data directory made before it (or with another one).
 db_after() {
   [ $# -gt 0 ] || return 0
+  # In a container the services connect from other containers of the compose network.
+  if in_container; then
+    db_cli <<SQL || die "db failed to create the seckill user: see $RUN/db/mariadb.log"
+CREATE USER IF NOT EXISTS 'seckill'@'%' IDENTIFIED BY '$DB_PASSWORD';
+ALTER USER 'seckill'@'%' IDENTIFIED BY '$DB_PASSWORD';
+GRANT ALL ON seckill.* TO 'seckill'@'%';
+SQL
+  fi
   db_cli <<SQL || die "db failed to create the seckill database and user: see $RUN/db/mariadb.log"
 CREATE DATABASE IF NOT EXISTS seckill CHARACTER SET utf8mb4;
 CREATE USER IF NOT EXISTS 'seckill'@'127.0.0.1' IDENTIFIED BY '$DB_PASSWORD';
@@ -181,27 +195,27 @@ KAFKA_COPIES=1
 KAFKA_IN_SYNC=1
 KAFKA_DLT_PARTITIONS=1
 KAFKA_TOPIC_CONFIG=()
-kafka_bootstrap() { joined "127.0.0.1:%s" kafka; }
+kafka_bootstrap() { joined "%s" kafka; }
 # id@host:port of every controller; a node's id is its number.
 kafka_voters() {
   local n out=""
-  for n in $(nodes_of kafka); do out+="${out:+,}$(node_index "$n")@127.0.0.1:$(node_port "$n" KAFKA_CONTROLLER_PORT)"; done
+  for n in $(nodes_of kafka); do out+="${out:+,}$(node_index "$n")@$(node_host "$n"):$(node_port "$n" KAFKA_CONTROLLER_PORT)"; done
   echo "$out"
 }
 # A node's server.properties; a line of the other quorum's expands to nothing and is dropped. Voters replicate, and a
 # dead one is fenced after broker.session.timeout.ms (3 s, heartbeats every 0.5 s) and its partitions get new
 # leaders: well inside the service's delivery timeout, so a send in flight is not lost to the default 9 s.
 kafka_props() {
-  local port ctl standalone="" voters=""
-  port=$(node_port "$1") ctl=$(node_port "$1" KAFKA_CONTROLLER_PORT)
+  local port ctl standalone="" voters="" host bind
+  port=$(node_port "$1") ctl=$(node_port "$1" KAFKA_CONTROLLER_PORT) host=$(node_host "$1") bind=$(bind_address)
   if [ "$KAFKA_QUORUM" = voters ]; then voters=1; else standalone=1; fi
   sed '/^$/d' <<EOF
 process.roles=broker,controller
 node.id=$(node_index "$1")
-${standalone:+controller.quorum.bootstrap.servers=127.0.0.1:$ctl}
+${standalone:+controller.quorum.bootstrap.servers=$host:$ctl}
 ${voters:+controller.quorum.voters=$(kafka_voters)}
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctl
-advertised.listeners=PLAINTEXT://127.0.0.1:$port${standalone:+,CONTROLLER://127.0.0.1:$ctl}
+listeners=PLAINTEXT://$bind:$port,CONTROLLER://$bind:$ctl
+advertised.listeners=PLAINTEXT://$host:$port${standalone:+,CONTROLLER://$host:$ctl}
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
@@ -229,6 +243,8 @@ kafka_format() {
     return
   fi
   mkdir -p "$RUN/$KAFKA_TOOL_NODE"
+  # Containers keep no file in common: compose gives the three the same id (SECKILL_KAFKA_CLUSTER_ID).
+  [ -z "${SECKILL_KAFKA_CLUSTER_ID:-}" ] || echo "$SECKILL_KAFKA_CLUSTER_ID" > "$RUN/kafka-cluster-id"
   [ -s "$RUN/kafka-cluster-id" ] || kafka_java kafka.tools.StorageTool random-uuid > "$RUN/kafka-cluster-id"
   kafka_java kafka.tools.StorageTool format --config "$RUN/$1/server.properties" --cluster-id "$(cat "$RUN/kafka-cluster-id")"
 }
@@ -272,8 +288,10 @@ kafka_stop() { stop_pid "$1" TERM 30; }
 # java_env NODE: what both read. Call it in that subshell: SERVER_PORT, ADMIN_PORT are set for the node there.
 java_env() {
   KAFKA_BOOTSTRAP=$(kafka_bootstrap) SERVER_PORT=$(node_port "$1")
-  export KAFKA_BOOTSTRAP DB_URL="jdbc:mariadb://127.0.0.1:$DB_PORT/seckill" DB_USER=seckill DB_PASSWORD="$DB_PASSWORD" \
-    SERVER_PORT
+  export KAFKA_BOOTSTRAP DB_URL="jdbc:mariadb://$(node_host db):$DB_PORT/seckill" DB_USER=seckill \
+    DB_PASSWORD="$DB_PASSWORD" SERVER_PORT
+  # Natively the JVMs' own default, loopback.
+  if in_container; then export SERVER_HOST=0.0.0.0 ADMIN_HOST=0.0.0.0; fi
 }
 # java_spawn NODE JAR HEAP...: the JVM of a service or writer node.
 java_spawn() {
@@ -294,15 +312,15 @@ writer_jar() { node_jar writer kafka-consumer; }
 # SECKILL_JWT_* settings (a shop's JWKS URL, issuer, audience, ...) reach the service from the caller's environment.
 service_env() {
   java_env "$1"
-  ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(joined "http://127.0.0.1:%s" edge)
-  export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://127.0.0.1:$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
+  ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(edge_admin_urls)
+  export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://$(node_host redis):$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
     SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN" \
     SECKILL_LINE_SECRET="$LINE_SECRET" SECKILL_JWT_HS256_SECRET="$TOKEN_SECRET"
   # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
   # 202 only once its reservation reached a replica: a master that dies right after the script cannot take an
   # acknowledged unit with it.
   if [ "$REDIS_CLUSTER" = true ]; then
-    REDIS_NODES=$(joined "redis://127.0.0.1:%s" redis)
+    REDIS_NODES=$(joined "redis://%s" redis)
     export REDIS_NODES REDIS_REPLICA_ACKS=1
   fi
   # A numbered node (service-1, service-2) takes its number as its order-id node, so the instances' ids stay apart;

@@ -16,7 +16,7 @@ ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
 ${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT}
 ${SECKILL_EDGE_ADMIT_TOLERANCE} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
 ${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT} ${EDGE_PURCHASE_ACCESS_LOG}
-${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE}'
+${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE} ${EDGE_INTERNAL_PORT}'
 
 # edge_knob VAR DEFAULT REGEX WHAT: exports VAR (default if unset or empty), dies unless it matches REGEX.
 edge_knob() {
@@ -75,9 +75,10 @@ nginx_real_ip() {
 edge_settings() {
   export EDGE_RUN="$RUN/$1" EDGE_HOME="$HOME_DIR/openresty"
   SECKILL_EDGE_PORT=$(node_port "$1") || die "no port for $1"
-  export SECKILL_EDGE_PORT
+  EDGE_INTERNAL_PORT=$(node_port "$1" EDGE_INTERNAL_PORT)
+  export SECKILL_EDGE_PORT EDGE_INTERNAL_PORT
   local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$' r='^[1-9][0-9]*(r/s|r/m)?$'
-  edge_knob SECKILL_EDGE_LISTEN 127.0.0.1 '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
+  edge_knob SECKILL_EDGE_LISTEN "$(bind_address)" '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_EDGE_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
   edge_knob SECKILL_EDGE_RATE 20 "$r" "purchases per second per IP (20, 20r/s or 30r/m)"
   edge_knob SECKILL_EDGE_BURST 40 "$n" "a whole number of requests >= 1 (nginx has no burst=0)"
@@ -111,7 +112,7 @@ edge_settings() {
   edge_knob SECKILL_EDGE_MICROCACHE_TTL 1s "$t" "an nginx time such as 1s"
   edge_knob SECKILL_EDGE_KEEPALIVE 256 "$n" "a number of idle upstream connections per worker"
   edge_knob SECKILL_EDGE_HTML_ROOT "$EDGE_HOME/html" '^/[^;{}[:space:]]*$' "an absolute directory path"
-  edge_knob SECKILL_EDGE_UPSTREAM "127.0.0.1:$SERVICE_PORT" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
+  edge_knob SECKILL_EDGE_UPSTREAM "$(node_host service):$SERVICE_PORT" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
   edge_knob SECKILL_EDGE_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"
   export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-}
   command -v "$SECKILL_EDGE_NGINX" > /dev/null || die "SECKILL_EDGE_NGINX=$SECKILL_EDGE_NGINX is not installed"
@@ -180,9 +181,14 @@ edge_render() {
 EDGE_ALL_SERVICES=false
 edge_env() {
   [ "$EDGE_ALL_SERVICES" = true ] || return 0
-  SECKILL_EDGE_UPSTREAM=$(joined "127.0.0.1:%s" service)
+  SECKILL_EDGE_UPSTREAM=$(joined "%s" service)
   export SECKILL_EDGE_UPSTREAM SECKILL_EDGE_TRUSTED_PROXIES="$EDGE_TRUSTED_PROXIES"
 }
+# The edges' flag API (/edge/flags) as the services reach it. Natively each edge's own port: its public listener
+# answers /edge/* to a loopback peer only. In containers the service is another host, so it calls the internal
+# listener the image adds (docker/edge-internal.conf, published nowhere) on port EDGE_INTERNAL_PORT (+ n - 1).
+EDGE_INTERNAL_PORT=8090
+edge_admin_urls() { if in_container; then joined "http://%s" edge EDGE_INTERNAL_PORT; else joined "http://%s" edge; fi; }
 edge_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/edge/health"; }
 edge_launch() {
   edge_env "$1"
@@ -191,11 +197,6 @@ edge_launch() {
 }
 edge_await() { wait_for "$1" 20 "$RUN/$1/logs/error.log" edge_healthy "$1"; }
 edge_start() { edge_launch "$1"; edge_await "$1"; }
-# Renders, then becomes nginx in the foreground (a container's main process; it logs to the run directory).
-edge_foreground() {
-  edge_render edge
-  exec "$SECKILL_EDGE_NGINX" -p "$RUN/edge" -c "$RUN/edge/conf/nginx.conf" -g 'daemon off;'
-}
 # Re-renders a node's config from the environment and reloads without dropping connections (shared dicts survive).
 edge_reload() {
   local pid
@@ -206,7 +207,7 @@ edge_reload() {
 }
 edge_stop() { stop_pid "$1" QUIT 20; }
 
-# Run on its own: `bin/lib/edge.sh start|stop|reload|foreground` manages the edge of the stack that SECKILL_RUN_DIR,
+# Run on its own: `bin/lib/edge.sh start|stop|reload` manages the edge of the stack that SECKILL_RUN_DIR,
 # SECKILL_EDGE_PORT and SECKILL_SERVICE_PORT name (the same variables and defaults as bin/seckill, the same pid
 # file, so `bin/seckill status|down|reload-edge` see it too). For an edge in front of a service elsewhere, and
 # for the edge tests, which put one in front of a stub without building anything.
@@ -225,7 +226,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
       fi ;;
     stop) edge_stop edge ;;
     reload) edge_reload edge; say "edge reloaded" ;;
-    foreground) edge_foreground ;;
-    *) die "usage: bin/lib/edge.sh start|stop|reload|foreground" ;;
+    *) die "usage: bin/lib/edge.sh start|stop|reload" ;;
   esac
 fi

@@ -3,7 +3,7 @@
 #   SECKILL_LB_UPSTREAM         the edges, host:port[,host:port...] (default: the cluster's edge-1, edge-2)
 #   SECKILL_LB_TRUSTED_PROXIES  addresses or CIDRs whose X-Forwarded-For is believed (default: the stack's
 #                               LB_TRUSTED_PROXIES setting; empty: none, the client's own address counts)
-#   SECKILL_LB_LISTEN (127.0.0.1), SECKILL_LB_WORKERS (2), SECKILL_LB_KEEPALIVE (64 idle connections per worker),
+#   SECKILL_LB_LISTEN (127.0.0.1; in a container every address), SECKILL_LB_WORKERS (2), SECKILL_LB_KEEPALIVE (64 idle connections per worker),
 #   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (15s: above the edges' own 10s, so the edge answers a
 #   slow service itself), SECKILL_LB_FAIL_TIMEOUT (5s an unreachable edge is left out), SECKILL_LB_NGINX (nginx).
 
@@ -17,7 +17,7 @@ lb_settings() {
   SECKILL_LB_PORT=$(node_port "$1") || die "no port for $1"
   export SECKILL_LB_PORT
   local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$'
-  edge_knob SECKILL_LB_LISTEN 127.0.0.1 '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
+  edge_knob SECKILL_LB_LISTEN "$(bind_address)" '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_LB_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
   edge_knob SECKILL_LB_KEEPALIVE 64 "$n" "a number of idle connections to the edges per worker"
   edge_knob SECKILL_LB_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
@@ -36,7 +36,7 @@ lb_settings() {
 }
 
 # The edges of this stack, as the lb's default upstream.
-lb_edges() { joined "127.0.0.1:%s" edge; }
+lb_edges() { joined "%s" edge; }
 
 lb_render() {
   lb_settings "$1"
@@ -49,8 +49,3 @@ lb_launch() {
 }
 lb_await() { wait_for "$1" 20 "$RUN/$1/logs/error.log" lb_healthy "$1"; }
 lb_stop() { stop_pid "$1" QUIT 20; }
-# Renders, then becomes nginx in the foreground (a container's main process).
-lb_foreground() {
-  lb_render lb
-  exec "$SECKILL_LB_NGINX" -p "$RUN/lb" -c "$RUN/lb/conf/nginx.conf" -g 'daemon off;'
-}
