@@ -49,7 +49,8 @@ redis_after() {
     REDISCLI_AUTH="$REDIS_PASSWORD" timeout 60 redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 \
       --cluster-yes > "$RUN/redis-cluster-create.log" 2>&1 || true
     redis_formed || die "failed to create the Redis cluster: see $RUN/redis-cluster-create.log"
-    mapfile -t joining < <(nodes_of redis)
+    # Natively every node waits here; a container waits for its own node only.
+    in_container || mapfile -t joining < <(nodes_of redis)
   fi
   for n in ${joining[@]+"${joining[@]}"}; do
     wait_for "$n" 30 "$(log_of "$n")" redis_healthy "$n"

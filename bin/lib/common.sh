@@ -94,7 +94,7 @@ bind_address() { if in_container; then echo 0.0.0.0; else echo 127.0.0.1; fi; }
 node_host() { if in_container; then echo "$1"; else echo 127.0.0.1; fi; }
 # node_addr NODE: its IP address (Redis Cluster is created from addresses, not names).
 node_addr() {
-  if in_container; then getent hosts "$1" | awk '{ print $1; exit }'; else echo 127.0.0.1; fi
+  if in_container; then getent hosts "$1" | awk '{ print $1; found = 1; exit } END { exit !found }'; else echo 127.0.0.1; fi
 }
 
 # A node is one process of a stack. The single stack has one node of each kind, named after it (redis, db, kafka,
@@ -168,6 +168,9 @@ claim_port() {
 # wait_for NAME SECONDS LOG CMD...: polls CMD until it succeeds; fails with the log path if it does not in time.
 wait_for() {
   local name=$1 secs=$2 log=$3; shift 3
+  # Containers start together (three Kafka JVMs, six Redis, the database) and compete for the cores, and giving up
+  # there only restarts the node from the beginning: they wait four times as long.
+  if in_container; then secs=$((secs * 4)); fi
   local deadline=$((SECONDS + secs)) pid
   pid=$(recorded_pid "$name") || die "$name has no pid file: see $log"
   until "$@" >/dev/null 2>&1; do

@@ -88,10 +88,25 @@ cluster-port $(node_port "$1" REDIS_BUS_PORT)
 cluster-require-full-coverage no
 masterauth $REDIS_PASSWORD
 EOF
+  if in_container; then echo "cluster-announce-hostname $(node_host "$1")"; fi
+}
+# A container's address changes when it is made anew (docker compose down, then up), and a Redis Cluster node finds
+# its peers at the addresses its nodes.conf remembers. Each peer's line also holds its name (announced above), so
+# before a node starts, every peer's line gets the address its name has now (all nodes start together; a peer that
+# is not running yet is waited for).
+redis_readdress() {
+  local conf="$RUN/$1/nodes.conf" peer addr
+  [ -f "$conf" ] || return 0
+  for peer in $(sed -n 's/^[0-9a-f]* [^ ]*@[0-9]*,\([^ ,]\+\)[, ].*/\1/p' "$conf"); do
+    await "node_addr $peer" 120 || die "$1: its cluster peer $peer has no address after 120 s"
+    addr=$(node_addr "$peer")
+    sed -i "s/^\([0-9a-f]* \)[^: ]*\(:[0-9]*@[0-9]*,$peer[, ]\)/\1$addr\2/" "$conf"
+  done
 }
 redis_launch() {
   mkdir -p "$RUN/$1"
   (umask 077; redis_conf "$1" > "$RUN/$1/redis.conf")
+  if [ "$REDIS_CLUSTER" = true ] && in_container; then redis_readdress "$1"; fi
   spawn "$1" "$(log_of "$1")" redis-server "$RUN/$1/redis.conf"
 }
 redis_await() { wait_for "$1" 20 "$(log_of "$1")" redis_alive "$1"; }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * The cluster's Redis nodes asked directly with {@code redis-cli} (the password in REDISCLI_AUTH, as the script does):
@@ -33,10 +34,18 @@ public final class RedisCluster {
     }
 
     private final Map<Integer, String> nameByPort;
+    private final UnaryOperator<String> hostOf;
     private final String password;
 
+    /** The native cluster's nodes, all on loopback. */
     RedisCluster(Map<Integer, String> nameByPort, String password) {
+        this(nameByPort, node -> "127.0.0.1", password);
+    }
+
+    /** Nodes each on a host of its own ({@code hostOf} a node's name), every node on a port of its own. */
+    RedisCluster(Map<Integer, String> nameByPort, UnaryOperator<String> hostOf, String password) {
         this.nameByPort = nameByPort;
+        this.hostOf = hostOf;
         this.password = password;
     }
 
@@ -44,7 +53,7 @@ public final class RedisCluster {
     public String command(String node, String... command) {
         int port = nameByPort.entrySet().stream().filter(e -> e.getValue().equals(node)).map(Map.Entry::getKey)
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no Redis node " + node));
-        List<String> cmd = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
+        List<String> cmd = new ArrayList<>(List.of("redis-cli", "-h", hostOf.apply(node), "-p", Integer.toString(port)));
         cmd.addAll(List.of(command));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("REDISCLI_AUTH", password);

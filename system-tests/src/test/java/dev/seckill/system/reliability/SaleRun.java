@@ -40,7 +40,7 @@ public final class SaleRun {
     private long startedNanos;
     private Throwable failure;
 
-    SaleRun(Topology topology, int stock, int users, int attemptsPerUser, Duration maxDuration) {
+    public SaleRun(Topology topology, int stock, int users, int attemptsPerUser, Duration maxDuration) {
         this.topology = topology;
         Instant now = Instant.now();
         HttpJson.Response r = http.post(topology.adminUrl() + "/admin/sales", "{\"name\":\"fault-" + System.nanoTime()
@@ -148,7 +148,7 @@ public final class SaleRun {
      * Settles the sale: waits until the service answers and the writer has caught up, then reconciles (with the
      * shortest grace the service allows) until no reservation is pending; returns every action taken.
      */
-    List<String> settle() {
+    public List<String> settle() {
         awaitWritten(Duration.ofSeconds(120));
         List<String> actions = new ArrayList<>();
         Await.until(Duration.ofSeconds(120), () -> {
@@ -164,7 +164,7 @@ public final class SaleRun {
     }
 
     /** The invariant check, read from MySQL and from {@code redis} (the one holding the sale's keys) directly. */
-    Invariants.Report check(RedissonClient redis) throws Exception {
+    public Invariants.Report check(RedissonClient redis) throws Exception {
         try (Connection db = topology.db()) {
             return Invariants.check(db, redis, saleId, new ArrayList<>(attempts));
         } finally {
@@ -188,6 +188,13 @@ public final class SaleRun {
                 .mapToLong(Map.Entry::getValue).sum();
         return "accepted " + by.getOrDefault(202, 0L) + ", refused " + refused + ", 503 " + by.getOrDefault(503, 0L)
                 + ", no answer " + by.getOrDefault(0, 0L);
+    }
+
+    /** Every answer so far, in no particular order. */
+    public List<Attempt> answers() {
+        synchronized (attempts) {
+            return List.copyOf(attempts);
+        }
     }
 
     /** Answers by status, for the test output. */
