@@ -97,11 +97,11 @@ EOF
 redis_readdress() {
   local conf="$RUN/$1/nodes.conf" peer addr
   [ -f "$conf" ] || return 0
-  for peer in $(sed -n 's/^[0-9a-f]* [^ ]*@[0-9]*,\([^ ,]\+\)[, ].*/\1/p' "$conf"); do
+  while read -r peer; do
     await "node_addr $peer" 120 || die "$1: its cluster peer $peer has no address after 120 s"
     addr=$(node_addr "$peer")
-    sed -i "s/^\([0-9a-f]* \)[^: ]*\(:[0-9]*@[0-9]*,$peer[, ]\)/\1$addr\2/" "$conf"
-  done
+    sed -i "s/^\([0-9a-f]* \)[^: ]*\(:[0-9]*@[0-9]*,${peer}[, ]\)/\1$addr\2/" "$conf"
+  done < <(sed -n 's/^[0-9a-f]* [^ ]*@[0-9]*,\([^ ,]\+\)[, ].*/\1/p' "$conf")
 }
 redis_launch() {
   mkdir -p "$RUN/$1"
@@ -286,6 +286,8 @@ kafka_await() { wait_for "$1" 90 "$(log_of "$1")" kafka_healthy "$1"; }
 # Once a broker was started: the topics, unless they exist.
 kafka_after() {
   [ $# -gt 0 ] || return 0
+  # In containers each node runs this for itself: the first creates the topics (the others would only repeat it).
+  if in_container && [ "$(node_index "$1")" != 1 ]; then return 0; fi
   local t
   for t in $(kafka_topics); do
     kafka_java org.apache.kafka.tools.TopicCommand --bootstrap-server "$(kafka_bootstrap)" --create --if-not-exists \
@@ -302,9 +304,8 @@ kafka_stop() { stop_pid "$1" TERM 30; }
 # services read system properties as configuration, so seckill.node would be one).
 # java_env NODE: what both read. Call it in that subshell: SERVER_PORT, ADMIN_PORT are set for the node there.
 java_env() {
-  KAFKA_BOOTSTRAP=$(kafka_bootstrap) SERVER_PORT=$(node_port "$1")
-  export KAFKA_BOOTSTRAP DB_URL="jdbc:mariadb://$(node_host db):$DB_PORT/seckill" DB_USER=seckill \
-    DB_PASSWORD="$DB_PASSWORD" SERVER_PORT
+  KAFKA_BOOTSTRAP=$(kafka_bootstrap) SERVER_PORT=$(node_port "$1") DB_URL="jdbc:mariadb://$(node_host db):$DB_PORT/seckill"
+  export KAFKA_BOOTSTRAP DB_URL DB_USER=seckill DB_PASSWORD="$DB_PASSWORD" SERVER_PORT
   # Natively the JVMs' own default, loopback.
   if in_container; then export SERVER_HOST=0.0.0.0 ADMIN_HOST=0.0.0.0; fi
 }
@@ -327,8 +328,8 @@ writer_jar() { node_jar writer kafka-consumer; }
 # SECKILL_JWT_* settings (a shop's JWKS URL, issuer, audience, ...) reach the service from the caller's environment.
 service_env() {
   java_env "$1"
-  ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(edge_admin_urls)
-  export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS="redis://$(node_host redis):$REDIS_PORT" REDIS_PASSWORD="$REDIS_PASSWORD" \
+  ADMIN_PORT=$(node_port "$1" ADMIN_PORT) SECKILL_EDGE_ADMIN=$(edge_admin_urls) REDIS_ADDRESS="redis://$(node_host redis):$REDIS_PORT"
+  export ADMIN_PORT SECKILL_EDGE_ADMIN REDIS_ADDRESS REDIS_PASSWORD="$REDIS_PASSWORD" \
     SECKILL_ADMIN_TOKEN="$ADMIN_TOKEN" SECKILL_TOKEN_SECRET="$TOKEN_SECRET" SECKILL_DEMO_LOGIN="$DEMO_LOGIN" \
     SECKILL_LINE_SECRET="$LINE_SECRET" SECKILL_JWT_HS256_SECRET="$TOKEN_SECRET"
   # In a Redis cluster the seeds put Redisson in cluster mode (REDIS_ADDRESS is then ignored), and a purchase answers
