@@ -28,6 +28,11 @@ public record Violation(Kind kind, long saleId, Long userId, String orderId, Str
          * clicked). docs/invariants.md (6) allows a row only after no answer or a 503 after Kafka's ack.
          */
         ROW_WITHOUT_ANSWER,
+        /**
+         * A 410 SOLD_OUT answered while a unit was provably left: fewer orders minted and purchases answered 503 or
+         * not at all by its end than the sale had units ({@link RefusalChecks}).
+         */
+        SOLD_OUT_WITH_STOCK,
         /** An order with a payment that expired: paid and expired both. */
         PAID_AND_EXPIRED,
         /** A PAID order without its payment row, or a payment for an order still CONFIRMED. */
