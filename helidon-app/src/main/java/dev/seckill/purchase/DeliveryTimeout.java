@@ -19,7 +19,7 @@ public record DeliveryTimeout(Duration value) {
         }
     }
 
-    /** The time after which a send has been decided: acknowledged, or failed and compensated. */
+    /** The time after which a send has been decided: acknowledged, or failed (its unit then kept for a resend). */
     public Duration settled() {
         return value.plus(MARGIN);
     }

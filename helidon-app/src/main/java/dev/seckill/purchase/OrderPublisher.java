@@ -60,7 +60,8 @@ public final class OrderPublisher implements AutoCloseable {
         // (kafka.linger-ms).
         p.put(ProducerConfig.LINGER_MS_CONFIG, kafka.lingerMs());
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        // Bounded time to a definite answer: after this the send fails, the unit is given back, the client gets 503.
+        // Bounded time to a definite answer: after this the send fails and the client gets 503 naming the order. The
+        // unit stays held for a resend (a failed send may still have been written: Purchaser, docs/failures.md).
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, deliveryTimeout);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, deliveryTimeout - 100));
         // With the broker down, send() must not block a request thread for the default minute.

@@ -25,11 +25,14 @@ class EdgeFlagsTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final List<HttpServer> edges = new CopyOnWriteArrayList<>();
     private final List<String> calls = new CopyOnWriteArrayList<>();
+    /** The failures counted when each call reached a stand-in edge. */
+    private final List<Double> failedAtCall = new CopyOnWriteArrayList<>();
 
     /** A stand-in edge answering every flag call with {@code status}. */
     private String edge(int status) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         s.createContext("/", ex -> {
+            failedAtCall.add(failed());
             calls.add(ex.getRequestMethod() + " " + s.getAddress().getPort() + " " + ex.getRequestURI());
             ex.sendResponseHeaders(status, -1);
             ex.close();
@@ -79,8 +82,12 @@ class EdgeFlagsTest {
         try {
             new EdgeFlags("http://127.0.0.1:" + hanging.getAddress().getPort() + "," + answering, registry)
                     .clearSoldOut(7);
-            // The second edge is told while the first still holds its call: the calls run side by side.
+            // The second edge is told while the first still holds its call: the calls run side by side. One after
+            // the other, the answering edge would be called only once the hanging call had failed at its 1 s
+            // timeout, which counts it: so no failure may have been counted when the answering edge was called.
             Await.until(Duration.ofSeconds(10), () -> calls.size() == 1, "the answering edge to be called");
+            assertEquals(List.of(0.0), failedAtCall, "the answering edge was called only after the hanging call "
+                    + "failed");
         } finally {
             release.countDown();
         }
@@ -94,7 +101,11 @@ class EdgeFlagsTest {
             closedPort = free.getLocalPort();
         }
         new EdgeFlags(refusing + ",http://127.0.0.1:" + closedPort, registry).clearSoldOut(7);
-        Await.until(Duration.ofSeconds(10), () -> failed() == 2, "both failures to be counted");
+        // Each edge is tried ATTEMPTS times, each try counted: the count passes 2 on its way (it once waited for
+        // exactly 2, seen only between two tries) and ends at both edges' every try.
+        Await.until(Duration.ofSeconds(10), () -> failed() >= 2 * EdgeFlags.ATTEMPTS,
+                "every try of both edges to be counted as failed (" + failed() + " so far)");
+        assertEquals(2 * EdgeFlags.ATTEMPTS, failed(), "one count per failed try, and no try more");
     }
 
     @Test

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.redisson.api.RedissonClient;
 
 import java.time.Duration;
@@ -43,7 +42,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its outcomes are checked on every run; {@code -Dseckill.wait-cost.buyers=2000} makes it a measurement.
  */
 @Tag("cluster")
-@EnabledIfEnvironmentVariable(named = "SECKILL_REDIS_NODES", matches = ".+")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReplicaWaitCostIT {
 
@@ -60,7 +58,7 @@ class ReplicaWaitCostIT {
 
     @BeforeAll
     void connect() {
-        redis = RedisClients.connect(null, System.getenv("SECKILL_REDIS_NODES"), Stack.get().redisPassword());
+        redis = RedisClients.connect(null, ClusterNodes.seeds(), Stack.get().redisPassword());
         ScriptRunner scripts = new ScriptRunner(redis);
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);

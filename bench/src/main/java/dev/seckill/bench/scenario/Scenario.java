@@ -119,7 +119,9 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
     public Invariants.Report check(String label, long sale, List<Attempt> attempts, Long shoppers) throws Exception {
         RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
         try (Connection db = stack.db()) {
-            Invariants.Report r = Invariants.check(db, redis, sale, attempts, shoppers);
+            // The load client drops what is still in flight at its deadline, so a row is not held against its
+            // buyer's answers here: an attempt it dropped may have written it.
+            Invariants.Report r = Invariants.check(db, redis, sale, attempts, false, shoppers);
             checks.add(new Report.Check(label, r));
             return r;
         } finally {

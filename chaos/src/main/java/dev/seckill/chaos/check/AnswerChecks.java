@@ -13,12 +13,13 @@ import java.util.stream.Collectors;
 
 import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
 import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
+import static dev.seckill.chaos.check.Violation.Kind.ROW_WITHOUT_ANSWER;
 import static dev.seckill.chaos.check.Violation.Kind.SECOND_ORDER;
 
 /**
  * A sale's purchase answers held against its rows (docs/invariants.md 2, 3 and 6): one order per buyer, every granted
  * order written, every ALREADY_PURCHASED naming the buyer's own order; and each row explained by an answer, or by one
- * of the documented exceptions.
+ * of the two documented exceptions (a 503 without an order id, or no answer, before it), else a violation.
  */
 final class AnswerChecks {
 
@@ -81,7 +82,9 @@ final class AnswerChecks {
     /**
      * A row no 202 and no 503 names was written by an attempt whose answer said nothing of it: a 503 without an
      * order id (the service died after Kafka's ack, or the edge timed out first) or no answer at all, before any
-     * ALREADY_PURCHASED told the buyer of it. Both are documented; anything else is listed as unexplained.
+     * ALREADY_PURCHASED told the buyer of it. Both are documented exceptions; a row with neither before it (its
+     * buyer heard only refusals such as 410 or 429, or never clicked) is a violation: an answer that lied or an
+     * order nobody asked for.
      */
     private static void explain(long saleId, OrderRow row, List<Op> mine, Findings f) {
         List<Op> naming = mine.stream().filter(o -> row.id().equals(o.orderId())).toList();
@@ -106,8 +109,15 @@ final class AnswerChecks {
             f.excused(Excused.Kind.WRITTEN_AFTER_NO_ANSWER, saleId, row, "written after " + silent.size()
                     + " purchase(s) without an answer; " + learned, silent);
         } else {
-            f.excused(Excused.Kind.ROW_WITHOUT_ANSWER, saleId, row, "no 202 or 503 names it and no 503 or silence "
-                    + "came before; " + learned, naming);
+            f.violation(ROW_WITHOUT_ANSWER, saleId, row.userId(), row.id(), "no 202 or 503 names it and no 503 "
+                    + "without an order id or unanswered purchase came before; " + learned + "; the buyer "
+                    + heard(mine), mine, row.requestId());
         }
+    }
+
+    /** What a buyer was answered, in order ("heard 410 SOLD_OUT, 429 RATE_LIMITED"), or that they never clicked. */
+    private static String heard(List<Op> mine) {
+        return mine.isEmpty() ? "never clicked" : "heard " + mine.stream().map(o -> o.status()
+                + (o.code() == null ? "" : " " + o.code())).collect(Collectors.joining(", "));
     }
 }

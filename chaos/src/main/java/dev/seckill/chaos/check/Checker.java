@@ -17,8 +17,9 @@ import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
 
 /**
  * Holds every answer of a history against the final state of its sales: per sale, the state's own promises
- * ({@link StateChecks}), then the purchase answers against the rows ({@link AnswerChecks}); then every 200 to a pay
- * against its order's end state, and every answer against the OpenAPI document. docs/chaos.md ("The checker") lists what each violation means.
+ * ({@link StateChecks}), then the purchase answers against the rows ({@link AnswerChecks}) and the SOLD_OUTs against
+ * the units ({@link RefusalChecks}); then every 200 to a pay against its order's end state, and every answer against
+ * the OpenAPI document. docs/chaos.md ("The checker") lists what each violation means.
  */
 public final class Checker {
 
@@ -41,6 +42,7 @@ public final class Checker {
             }
             StateChecks.check(sale, ops, f);
             AnswerChecks.check(sale, ops, f);
+            RefusalChecks.check(sale, ops, f);
         }
         unread(history, state, f);
         created(history, state, f);

@@ -14,9 +14,7 @@ public record Excused(Kind kind, long saleId, long userId, String orderId, Strin
         /** A 503 without an order id, and the user's order was written anyway (the service died after Kafka's ack). */
         WRITTEN_AFTER_503,
         /** A purchase that got no answer at all, and the user's order was written. */
-        WRITTEN_AFTER_NO_ANSWER,
-        /** A row that no recorded answer explains: neither named by a 202 or a 503, nor after a 503 or a silence. */
-        ROW_WITHOUT_ANSWER
+        WRITTEN_AFTER_NO_ANSWER
     }
 
     public String line() {

@@ -22,6 +22,17 @@ public record Violation(Kind kind, long saleId, Long userId, String orderId, Str
         LOST_ORDER,
         /** An answer the final state contradicts: ALREADY_PURCHASED naming another order, a 200 PAID not paid. */
         ANSWER_MISMATCH,
+        /**
+         * A row no answer explains: no 202 or 503 names it, and no 503 without an order id or unanswered purchase of
+         * its buyer came before any answer that named it (the buyer heard only 410, 429 and the like, or never
+         * clicked). docs/invariants.md (6) allows a row only after no answer or a 503 after Kafka's ack.
+         */
+        ROW_WITHOUT_ANSWER,
+        /**
+         * A 410 SOLD_OUT answered while a unit was provably left: fewer orders minted and purchases answered 503 or
+         * not at all by its end than the sale had units ({@link RefusalChecks}).
+         */
+        SOLD_OUT_WITH_STOCK,
         /** An order with a payment that expired: paid and expired both. */
         PAID_AND_EXPIRED,
         /** A PAID order without its payment row, or a payment for an order still CONFIRMED. */

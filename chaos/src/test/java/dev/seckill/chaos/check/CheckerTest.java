@@ -17,8 +17,10 @@ import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
 import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
 import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
 import static dev.seckill.chaos.check.Violation.Kind.PAYMENT_MISMATCH;
+import static dev.seckill.chaos.check.Violation.Kind.ROW_WITHOUT_ANSWER;
 import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
 import static dev.seckill.chaos.check.Violation.Kind.SECOND_ORDER;
+import static dev.seckill.chaos.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
 import static dev.seckill.chaos.check.Violation.Kind.UNIT_NOT_RETURNED;
 import static dev.seckill.chaos.check.Violation.Kind.UNIT_RETURNED_TWICE;
 import static dev.seckill.chaos.check.SaleFixture.SALE;
@@ -285,13 +287,135 @@ class CheckerTest {
         assertEquals(List.of(silent.requestId()), v.exceptions().getFirst().requestIds());
     }
 
+    /** Adds a row of user 12 to {@code s}, which no documented exception covers: it is the one violation. */
+    private static Violation rowWithoutAnswer(SaleFixture s) {
+        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        Verdict v = s.check();
+        assertEquals(Set.of(ROW_WITHOUT_ANSWER), kinds(v), v.summary());
+        assertEquals(List.of(), v.exceptions());
+        assertEquals(1, v.violations().size(), v.summary());
+        Violation only = v.violations().getFirst();
+        assertEquals(12L, only.userId());
+        assertEquals("102", only.orderId());
+        assertEquals(1, v.counts().violations().get(ROW_WITHOUT_ANSWER));
+        return only;
+    }
+
     @Test
-    void aRowNoAnswerExplainsIsCountedAsAnException() {
+    void aRowWhoseBuyerNeverClickedIsARowWithoutAnswer() {
+        Violation only = rowWithoutAnswer(new SaleFixture(2).bought(11, 101));
+        assertEquals(List.of(), only.requestIds());
+        assertTrue(only.detail().endsWith("never clicked"), only.detail());
+    }
+
+    @Test
+    void aRowWhoseBuyerHeardSoldOutIsARowWithoutAnswer() {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
+        Op soldOut = s.purchase(12, 410, "SOLD_OUT", null);
+        Violation only = rowWithoutAnswer(s);
+        assertEquals(List.of(soldOut.requestId()), only.requestIds());
+        assertTrue(only.detail().endsWith("heard 410 SOLD_OUT"), only.detail());
+    }
+
+    @Test
+    void aRowWhoseBuyerHeardRateLimitedIsARowWithoutAnswer() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        Op limited = s.purchase(12, 429, "RATE_LIMITED", null);
+        Violation only = rowWithoutAnswer(s);
+        assertEquals(List.of(limited.requestId()), only.requestIds());
+        assertTrue(only.detail().endsWith("heard 429 RATE_LIMITED"), only.detail());
+    }
+
+    @Test
+    void aLaterAlreadyPurchasedDoesNotExplainARowAfterRefusals() {
+        // The retry told the buyer of the order, but nothing before it could have written it.
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 410, "SOLD_OUT", null);
+        s.purchase(12, 429, "RATE_LIMITED", null);
+        s.purchase(12, 409, "ALREADY_PURCHASED", 102L);
+        Violation only = rowWithoutAnswer(s);
+        assertEquals(3, only.requestIds().size(), only.line());
+        assertTrue(only.detail().contains("a later ALREADY_PURCHASED named it"), only.detail());
+    }
+
+    @Test
+    void aSilenceOrA503AfterTheAlreadyPurchasedDoesNotExplainTheRow() {
+        // Only an attempt before the first answer naming the order can have written it.
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 410, "SOLD_OUT", null);
+        s.purchase(12, 409, "ALREADY_PURCHASED", 102L);
+        s.purchase(12, 503, "UNAVAILABLE", null);
+        s.purchase(12, 0, null, null);
+        rowWithoutAnswer(s);
+    }
+
+    @Test
+    void a503AfterRefusalsStillExplainsTheRow() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 410, "SOLD_OUT", null);
+        Op unavailable = s.purchase(12, 503, "UNAVAILABLE", null);
         s.row(12, 102, OrderRow.State.CONFIRMED, false);
         Verdict v = s.check();
         assertTrue(v.holds(), v.summary());
-        assertEquals(List.of(Excused.Kind.ROW_WITHOUT_ANSWER), v.exceptions().stream().map(Excused::kind).toList());
+        assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_503), v.exceptions().stream().map(Excused::kind).toList());
+        assertEquals(List.of(unavailable.requestId()), v.exceptions().getFirst().requestIds());
+    }
+
+    @Test
+    void aSoldOutWhileUnitsWereLeftIsNamed() {
+        // Two units, one sold: a 410 with nothing undecided refused a buyer while a unit was left.
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        Op lie = s.purchase(12, 410, "SOLD_OUT", null);
+        Verdict v = s.check();
+        assertEquals(Set.of(SOLD_OUT_WITH_STOCK), kinds(v), v.summary());
+        Violation only = v.violations().getFirst();
+        assertEquals(12L, only.userId());
+        assertEquals(List.of(lie.requestId()), only.requestIds());
+        assertTrue(only.detail().startsWith("answered 410 SOLD_OUT while at least 1 of 2 units were left"),
+                only.detail());
+    }
+
+    @Test
+    void aSoldOutBeforeTheLastUnitsOrderWasMintedIsNamedAndOneAfterItIsNot() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        Op early = s.purchase(13, 410, "SOLD_OUT", null);
+        s.pass(5_000);
+        long last = s.idIn(0);
+        s.purchase(12, 202, "QUEUED", last);
+        s.row(12, last, OrderRow.State.CONFIRMED, false);
+        s.purchase(14, 410, "SOLD_OUT", null);
+        Verdict v = s.check();
+        assertEquals(Set.of(SOLD_OUT_WITH_STOCK), kinds(v), v.summary());
+        assertEquals(1, v.violations().size(), v.summary());
+        assertEquals(List.of(early.requestId()), v.violations().getFirst().requestIds());
+    }
+
+    @Test
+    void aSoldOutWhileAPurchaseWasUndecidedIsNotNamed() {
+        // The 503 or the silence may have held the last unit for a moment (given back since): the 410 may be honest.
+        for (int status : new int[] {503, 0}) {
+            SaleFixture s = new SaleFixture(2).bought(11, 101);
+            s.purchase(12, status, status == 0 ? null : "UNAVAILABLE", null);
+            s.purchase(13, 410, "SOLD_OUT", null);
+            Verdict v = s.check();
+            assertTrue(v.holds(), status + ": " + v.summary());
+        }
+    }
+
+    @Test
+    void aSoldOutAfterAnExpiredOrdersUnitCameBackIsNotNamed() {
+        // The sale sold out, then a lapsed order gave its unit back: a sold-out flag may still answer 410 a while.
+        SaleFixture s = new SaleFixture(2).bought(11, 101).boughtAndLapsed(12, 102);
+        s.purchase(13, 410, "SOLD_OUT", null);
+        Verdict v = s.check();
+        assertTrue(v.holds(), v.summary());
+    }
+
+    @Test
+    void aSaleEndedIsNotHeldAgainstTheStock() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 410, "SALE_ENDED", null);
+        assertTrue(s.check().holds(), s.check().summary());
     }
 
     @Test

@@ -2,7 +2,11 @@ package dev.seckill.chaos.check;
 
 import dev.seckill.chaos.history.Op;
 import dev.seckill.chaos.history.OpKind;
+import dev.seckill.purchase.OrderIds;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,7 +32,8 @@ final class SaleFixture {
     private final Set<Long> unitReturns = new HashSet<>();
     private final Map<Long, String> unsent = new LinkedHashMap<>();
     private final Map<String, String> meta = new LinkedHashMap<>(Map.of("start", "1", "end", "2"));
-    private long clock = 1_000;
+    /** The client's clock (epoch ms), after the order ids the tests spell by hand (101, ...) were minted. */
+    private long clock = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
     /** Adjustments a test makes to what a sound system would leave. */
     int dbStockOff;
     int remainingOff;
@@ -51,6 +56,21 @@ final class SaleFixture {
                 orderId == null ? null : Long.toString(orderId), "service-1", null);
         ops.add(op);
         return op;
+    }
+
+    /** The fixture's clock now: the last operation's start. */
+    long now() {
+        return clock;
+    }
+
+    /** Lets {@code millis} pass before the next operation. */
+    void pass(long millis) {
+        clock += millis;
+    }
+
+    /** An order id as a service minting it {@code millis} after {@link #now()} would. */
+    long idIn(long millis) {
+        return new OrderIds(Clock.fixed(Instant.ofEpochMilli(clock + millis), ZoneOffset.UTC), 1).next();
     }
 
     Op purchase(long user, int status, String code, Long orderId) {

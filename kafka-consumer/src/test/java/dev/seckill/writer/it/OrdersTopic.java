@@ -103,19 +103,26 @@ public final class OrdersTopic implements AutoCloseable {
         return dlt.endOffsets(List.of(DLT)).get(DLT);
     }
 
-    /** Reads dead letters from {@code from} until {@code count} of them match, or fails after the timeout. */
-    public List<ConsumerRecord<byte[], byte[]>> deadLetters(long from, Predicate<ConsumerRecord<byte[], byte[]>> mine,
-                                                            int count, Duration timeout) {
+    /**
+     * The dead letters {@code mine} accepts from {@code from} to the topic's end as it is now, read to that end (or
+     * fails after the timeout). Call it once the writer committed past the records: it sends a batch's dead letters
+     * and waits for their acknowledgement before it commits, so every letter of those records is before this end, and
+     * the list is all of them (none is a pass, not a guess after one poll).
+     */
+    public List<ConsumerRecord<byte[], byte[]>> deadLettersToEnd(long from,
+                                                                 Predicate<ConsumerRecord<byte[], byte[]>> mine,
+                                                                 Duration timeout) {
+        long end = deadLetterEnd();
         List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
         dlt.seek(DLT, from);
         Await.until(timeout, () -> {
             dlt.poll(Duration.ofMillis(200)).forEach(r -> {
-                if (mine.test(r)) {
+                if (r.offset() < end && mine.test(r)) {
                     found.add(r);
                 }
             });
-            return found.size() >= count;
-        }, count + " dead letters (found " + found.size() + ")");
+            return dlt.position(DLT) >= end;
+        }, "the dead letters from offset " + from + " read to " + end + " (" + found.size() + " of ours so far)");
         return found;
     }
 

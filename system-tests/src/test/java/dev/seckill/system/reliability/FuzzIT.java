@@ -1,5 +1,7 @@
 package dev.seckill.system.reliability;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Jwts;
@@ -36,14 +38,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Bad input, bounded, seeded and reproducible (SECKILL_FUZZ_SEED): at least 10,000 requests at the edge, the
  * service and its internal (admin) listener — malformed and huge bodies, wrong types and methods, absurd ids,
- * forged, expired and other users' tokens, header abuse, slow clients. No 500, no HTML error page, no hang, and no
- * sale's stock or orders change.
+ * forged, expired and other users' tokens, header abuse, slow clients. Every answer to bad input is the contract's:
+ * a 4xx with the Error JSON and its {@code code} (parsed, not guessed from its first byte), or a 5xx the document names
+ * for bad input (the edge's 501 and 505); no 500 or 503, no HTML error page, no hang, no connection closed without an
+ * answer, and no sale's stock or orders change. Two divergences of the service's own HTTP layer from the document
+ * are let through by name, each where it is checked (KNOWN divergence).
  */
 class FuzzIT {
 
     private static final int REQUESTS = 10_000;
     private static final int PARALLEL = 32;
     private static final Duration PER_REQUEST = Duration.ofSeconds(15);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The service's {@code server.max-payload-size} (application.yaml). */
+    private static final int SERVICE_MAX_PAYLOAD = 65_536;
 
     private final Stack stack = Stack.get();
     private final long seed = Long.parseLong(System.getenv().getOrDefault("SECKILL_FUZZ_SEED", "20261129"));
@@ -126,9 +134,22 @@ class FuzzIT {
         HttpJson.Response res;
         try {
             res = http.send(method, base + path, body, headers);
-        } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
-            // The client refused to send it (an illegal URI) or the server closed the connection: not an answer.
+        } catch (IllegalArgumentException e) {
+            // The client refused to send it (an illegal URI): nothing reached a server.
+            count("not sent");
+            return;
+        } catch (java.io.UncheckedIOException e) {
+            if (!target.startsWith("edge") && body != null && body.length() > SERVICE_MAX_PAYLOAD) {
+                // KNOWN divergence (issue 37): the service refuses a body over its payload limit with 413 and
+                // closes without reading the rest, so a client still sending may get a reset instead of the 413.
+                // nginx lingers and always answers; the edge caps bodies at 64 KiB, so no public client meets it.
+                count("reset after an oversized body");
+                return;
+            }
+            // The contract has an answer for every bad request; a connection closed without one is none of them.
             count("closed");
+            failures.add(target + " " + method + " " + path + " (body " + (body == null ? 0 : body.length())
+                    + " chars): closed without an answer: " + e.getMessage());
             return;
         }
         check(target + " " + method + " " + path, res.status(), res.header("Content-Type"), res.body());
@@ -214,28 +235,89 @@ class FuzzIT {
             try {
                 out.write(request);
                 out.flush();
-                s.shutdownOutput();
             } catch (IOException closedEarly) {
                 // A server may close on an oversized request before reading it all: fine, read what it said.
             }
-            String answer = readAll(s.getInputStream());
-            if (answer.isEmpty()) {
+            // No half-close: nginx reads it as the client's abort and drops a request it is proxying without an
+            // answer. One answer is read by its framing instead.
+            InputStream in = s.getInputStream();
+            String head = readHead(in);
+            if (head.isEmpty()) {
                 count("closed");
+                failures.add(target + " raw " + first(request) + ": closed without an answer");
                 return;
             }
-            int status = Integer.parseInt(answer.substring(9, 12));
-            int split = answer.indexOf("\r\n\r\n");
-            String head = split < 0 ? answer : answer.substring(0, split);
-            String body = split < 0 ? "" : answer.substring(split + 4);
-            String ct = head.lines().filter(l -> l.toLowerCase().startsWith("content-type:"))
-                    .map(l -> l.substring(13).trim()).findFirst().orElse(null);
-            check(target + " raw " + new String(request, 0, Math.min(40, request.length), StandardCharsets.ISO_8859_1)
-                    .replace("\r\n", " "), status, ct, body);
+            int status = Integer.parseInt(head.substring(9, 12));
+            check(target + " raw " + first(request), status, header(head, "content-type"), framed(head,
+                    readBody(head, in)));
         } catch (SocketTimeoutException e) {
             failures.add(target + " raw: no answer within " + PER_REQUEST + " (hang)");
         } catch (IOException e) {
             count("closed");
+            failures.add(target + " raw " + first(request) + ": closed without an answer: " + e);
         }
+    }
+
+    /** An answer's body as sent (still chunked when it is): by Content-Length, to the last chunk, or to the close. */
+    private static String readBody(String head, InputStream in) throws IOException {
+        String length = header(head, "content-length");
+        boolean chunked = "chunked".equalsIgnoreCase(header(head, "transfer-encoding"));
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        long want = length != null && length.matches("\\d{1,9}") ? Long.parseLong(length) : Long.MAX_VALUE;
+        StringBuilder tail = new StringBuilder();
+        int c;
+        while (buf.size() < want && buf.size() < 1_000_000 && (c = in.read()) >= 0) {
+            buf.write(c);
+            tail.append((char) c);
+            if (tail.length() > 5) {
+                tail.deleteCharAt(0);
+            }
+            if (chunked && tail.toString().equals("0\r\n\r\n")) {
+                break;
+            }
+        }
+        return buf.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A header's value in a raw answer's head, or null. */
+    private static String header(String head, String name) {
+        return head.lines().filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith(name + ":"))
+                .map(l -> l.substring(name.length() + 1).trim()).findFirst().orElse(null);
+    }
+
+    /** The first answer's body as its framing says (Content-Length, or chunked), not the bytes after it. */
+    private static String framed(String head, String rest) {
+        String length = header(head, "content-length");
+        if (length != null && length.matches("\\d{1,9}")) {
+            return rest.substring(0, Math.min(rest.length(), Integer.parseInt(length)));
+        }
+        if (!"chunked".equalsIgnoreCase(header(head, "transfer-encoding"))) {
+            return rest;
+        }
+        StringBuilder body = new StringBuilder();
+        int at = 0;
+        while (true) {
+            int eol = rest.indexOf("\r\n", at);
+            if (eol < 0) {
+                return body.toString();
+            }
+            int size;
+            try {
+                size = Integer.parseInt(rest.substring(at, eol).split(";", 2)[0].trim(), 16);
+            } catch (NumberFormatException e) {
+                return body.toString();
+            }
+            if (size == 0 || eol + 2 + size > rest.length()) {
+                return body.toString();
+            }
+            body.append(rest, eol + 2, eol + 2 + size);
+            at = eol + 2 + size + 2;
+        }
+    }
+
+    /** The request's first 40 bytes, on one line. */
+    private static String first(byte[] request) {
+        return new String(request, 0, Math.min(40, request.length), StandardCharsets.ISO_8859_1).replace("\r\n", " ");
     }
 
     /**
@@ -285,35 +367,44 @@ class FuzzIT {
         return sb.toString();
     }
 
+    /**
+     * Holds one answer to bad input to the contract (docs/contract.md, the OpenAPI document's x-any-request): a 2xx
+     * or 3xx when the request happened to be a good one; otherwise a 4xx whose body is the Error JSON with a
+     * {@code code} (only 400 and 413 may come without a body, from the service's HTTP parser), or one of the 5xx the
+     * document names for bad input (the edge's 501 and 505, with their codes). A 500 (a bug) or a 503 (a failure)
+     * answers no bad input.
+     */
     private void check(String what, int status, String contentType, String body) {
         count(Integer.toString(status));
-        if (status == 500 || status == 502 || status == 504 || status >= 600) {
+        String code = status >= 400 ? code(body) : null;
+        if (status >= 500 && !(status == 501 && "NOT_IMPLEMENTED".equals(code)
+                || status == 505 && "HTTP_VERSION_NOT_SUPPORTED".equals(code))) {
             failures.add(what + " -> " + status + " " + abbreviate(body));
         }
         if (status >= 400 && (body.toLowerCase().contains("<html") || (contentType != null && contentType.contains("html")))) {
             failures.add(what + " -> " + status + " answered HTML: " + abbreviate(body));
+        } else if (status >= 400 && status < 500 && !(body.isEmpty() && (status == 400 || status == 413
+                // KNOWN divergence (issue 37): the service's HTTP parser answers a request line over its limit
+                // 414 without a body, before any handler; the document names 414 for the edge only, with one.
+                || status == 414 && what.startsWith("service ")))
+                && (code == null || contentType == null || !contentType.startsWith("application/json"))) {
+            failures.add(what + " -> " + status + " not the Error JSON with a code (Content-Type " + contentType
+                    + "): " + abbreviate(body));
         }
-        if (status >= 400 && status != 405 && !body.isEmpty() && !body.trim().startsWith("{")) {
-            failures.add(what + " -> " + status + " not JSON: " + abbreviate(body));
+    }
+
+    /** The body's {@code code} when it is a JSON object with a non-blank textual one, else null. */
+    private static String code(String body) {
+        try {
+            JsonNode code = JSON.readTree(body).path("code");
+            return code.isTextual() && !code.asText().isBlank() ? code.asText() : null;
+        } catch (java.io.IOException | RuntimeException notJson) {
+            return null;
         }
     }
 
     private void count(String key) {
         byStatus.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-    }
-
-    private static String readAll(InputStream in) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        byte[] b = new byte[8192];
-        int n;
-        try {
-            while ((n = in.read(b)) > 0 && buf.size() < 1_000_000) {
-                buf.write(b, 0, n);
-            }
-        } catch (java.net.SocketException reset) {
-            // Connection reset after the answer: keep what arrived.
-        }
-        return buf.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static String junk(Random r, int len) {

@@ -1,0 +1,51 @@
+package dev.seckill.chaos.check;
+
+import dev.seckill.chaos.history.Op;
+import dev.seckill.purchase.OrderIds;
+
+import java.util.List;
+
+import static dev.seckill.chaos.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
+
+/**
+ * A sale's 410 SOLD_OUT answers held against the units it had (docs/invariants.md 6: a 410 means no unit was left).
+ *
+ * <p>Nothing records the stock at the moment of an answer (the SOLD_OUT body names only the sale, and a sold-out
+ * flag of the service or the edge answers for a while after Redis said so), so the check bounds it from what is
+ * known: every unit taken by the end of a SOLD_OUT was taken either by an order that has a row, minted no later (an
+ * order id carries its mint time, and the id is minted before its unit is taken), or by a reservation given back
+ * since, whose purchase was answered 503 or not at all. Counting every such row and purchase up to the answer's end
+ * (expired ones too, whose units came back later) is an upper bound on the units held at any moment until then; if
+ * it is below {@code stock_total}, the stock never reached zero before the answer, not even when a flag was set: the
+ * 410 refused a buyer while a unit was left. The bound is loose while purchases go unanswered (a fault window), so a
+ * lie there may go unseen; it never names an honest refusal, the clocks of the client and the service (one machine)
+ * agreeing within {@link #CLOCK_SLACK_MS}.
+ */
+final class RefusalChecks {
+
+    /** How far the service's clock (an order id's time) may run behind the client's without a false finding. */
+    static final long CLOCK_SLACK_MS = 1_000;
+
+    private RefusalChecks() {
+    }
+
+    static void check(SaleState sale, SaleOps ops, Findings f) {
+        for (Op op : ops.purchases()) {
+            if (op.status() != 410 || !"SOLD_OUT".equals(op.code())) {
+                continue;
+            }
+            long until = op.endMillis() + CLOCK_SLACK_MS;
+            long minted = sale.orders().stream()
+                    .filter(r -> OrderIds.createdAt(r.orderId()).toEpochMilli() <= until).count();
+            long undecided = ops.purchases().stream()
+                    .filter(o -> o.startMillis() <= until && (!o.answered() || o.status() >= 500)).count();
+            long left = sale.stockTotal() - minted - undecided;
+            if (left > 0) {
+                f.violation(SOLD_OUT_WITH_STOCK, sale.saleId(), op.userId(), null, "answered 410 SOLD_OUT while at "
+                        + "least " + left + " of " + sale.stockTotal() + " units were left: by its end "
+                        + minted + " order(s) had been minted and " + undecided + " purchase(s) were answered 503 "
+                        + "or not at all", List.of(op));
+            }
+        }
+    }
+}
