@@ -140,7 +140,7 @@ final class Wiring implements AutoCloseable {
         StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
         // Behind no breaker: giving a unit back and recording a send's fate follow a reservation, so Redis answered
         // a moment ago.
-        UnitLedger ledger = new RedisUnitLedger(scripts);
+        UnitLedger ledger = new RedisUnitLedger(scripts, settings.redis().replicaAcks());
         // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.
         SoldOutFlags soldOut = new SoldOutFlags(clock, settings.soldOutTtlMs());
         Reopener reopener = new Reopener(soldOut, new EdgeFlags(settings.edgeAdmin(), Metrics.globalRegistry));

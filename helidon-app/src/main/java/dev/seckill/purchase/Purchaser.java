@@ -93,8 +93,13 @@ public final class Purchaser {
         try {
             delivery = metrics.kafka().record(() -> publisher.publish(event, requestId));
         } catch (DependencyUnavailable e) {
-            keepUnsent(sale.id(), userId, reserved, now);
-            throw new OrderKept(Long.toString(reserved), e);
+            // The answer names the order only once its record stands: a record that failed (Redis down too) or that
+            // no replica confirmed (a failover may lose it) cannot promise a resend, and reconcile then settles the
+            // unit by its age (released if the order never lands). That answer is the plain 503.
+            if (keepUnsent(sale.id(), userId, reserved, now)) {
+                throw new OrderKept(Long.toString(reserved), e);
+            }
+            throw e;
         }
         PurchaseLog.queued(requestId, event, delivery, resend);
         if (resend) {
@@ -103,18 +108,25 @@ public final class Purchaser {
     }
 
     /**
-     * Records the failed send so a retry resends the order. If Redis fails here too the unit is still safe: a first
-     * send is settled once its id is older than the grace, a resend once purchase.lua's refreshed time is; only the
-     * buyer's retry hears ALREADY_PURCHASED instead of being resent, and reconcile releases the unit if it never lands.
+     * Records the failed send so a retry resends the order; true when the record stands (written, and confirmed by
+     * the replicas where they are required). If Redis fails here too the unit is still safe: a first send is settled
+     * once its id is older than the grace, a resend once purchase.lua's refreshed time is; only the buyer's retry
+     * hears ALREADY_PURCHASED instead of being resent, and reconcile releases the unit if it never lands.
      */
-    private void keepUnsent(long saleId, long userId, long orderId, long sentAt) {
+    private boolean keepUnsent(long saleId, long userId, long orderId, long sentAt) {
         metrics.unsent();
         try {
-            ledger.unsent(saleId, userId, orderId, sentAt);
+            boolean kept = ledger.unsent(saleId, userId, orderId, sentAt);
             unsentSales.add(saleId);
+            if (!kept) {
+                LOG.log(System.Logger.Level.WARNING, "the failed send of order " + orderId + " (sale " + saleId
+                        + ", user " + userId + ") is not held for a resend; reconcile settles it by its age");
+            }
+            return kept;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "failed to record the failed send of order " + orderId + " (sale "
                     + saleId + ", user " + userId + "); reconcile settles it by its age: " + e.getMessage(), e);
+            return false;
         }
     }
 

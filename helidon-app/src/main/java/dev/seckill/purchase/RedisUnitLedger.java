@@ -2,8 +2,10 @@ package dev.seckill.purchase;
 
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.ReplicaAcks;
 import dev.seckill.redis.Script;
 import dev.seckill.redis.ScriptRunner;
+import dev.seckill.redis.Synced;
 import org.redisson.client.RedisException;
 
 /**
@@ -13,9 +15,12 @@ import org.redisson.client.RedisException;
 public final class RedisUnitLedger implements UnitLedger {
 
     private final ScriptRunner scripts;
+    private final ReplicaAcks acks;
 
-    public RedisUnitLedger(ScriptRunner scripts) {
+    /** @param acks the replicas that must confirm a record of a failed send before it counts as held */
+    public RedisUnitLedger(ScriptRunner scripts, ReplicaAcks acks) {
         this.scripts = scripts;
+        this.acks = acks;
     }
 
     @Override
@@ -31,8 +36,13 @@ public final class RedisUnitLedger implements UnitLedger {
     @Override
     public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
         try {
-            return 1 == scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId), Long.toString(orderId),
-                    Long.toString(sentAtMillis));
+            if (!acks.wanted()) {
+                return 1 == scripts.number(Script.UNSENT, Keys.unsentSend(saleId), Long.toString(userId),
+                        Long.toString(orderId), Long.toString(sentAtMillis));
+            }
+            Synced r = scripts.numberSynced(Script.UNSENT, Keys.unsentSend(saleId), acks, Long.toString(userId),
+                    Long.toString(orderId), Long.toString(sentAtMillis));
+            return r.replies().getFirst() == 1 && acks.satisfiedBy(r.replicas());
         } catch (RedisException e) {
             throw new DependencyUnavailable("failed to run unsent.lua for sale " + saleId, e);
         }

@@ -21,7 +21,8 @@ public interface UnitLedger {
      * Records that the send of a reserved order, begun at {@code sentAtMillis}, failed: the unit stays held for a
      * resend. Nothing is recorded when the buyer's mark is no longer this order.
      *
-     * @return true when recorded (the unit is held for this order), false when the buyer's mark is another order
+     * @return true when recorded (the unit is held for this order), false when the buyer's mark is another order or,
+     *         where replicas must confirm, none did in time (a failover could lose the record)
      */
     boolean unsent(long saleId, long userId, long orderId, long sentAtMillis);
 

@@ -62,10 +62,19 @@ public final class ScriptRunner {
      * timeout.
      */
     public Synced listSynced(Script s, List<Object> keys, ReplicaAcks acks, Object... args) {
+        return synced(s, keys, acks, RScript.ReturnType.LIST, args);
+    }
+
+    /** {@link #listSynced} for a script that returns one integer (the one reply of the result). */
+    public Synced numberSynced(Script s, List<Object> keys, ReplicaAcks acks, Object... args) {
+        return synced(s, keys, acks, RScript.ReturnType.LONG, args);
+    }
+
+    private Synced synced(Script s, List<Object> keys, ReplicaAcks acks, RScript.ReturnType type, Object... args) {
         return reloading(s, keys, () -> {
             RBatch batch = redis.createBatch(BatchOptions.defaults().sync(acks.required(), acks.timeout()));
-            batch.getScript(StringCodec.INSTANCE).evalShaAsync(key(keys), RScript.Mode.READ_WRITE, s.sha(),
-                    RScript.ReturnType.LIST, keys, args);
+            batch.getScript(StringCodec.INSTANCE).evalShaAsync(key(keys), RScript.Mode.READ_WRITE, s.sha(), type,
+                    keys, args);
             return Synced.of(batch.execute());
         });
     }

@@ -14,10 +14,17 @@ public record Synced(List<Long> replies, int replicas) {
         replies = List.copyOf(replies);
     }
 
-    /** From a batch of one array script and its WAIT: Redisson reports WAIT's count apart from the replies. */
+    /**
+     * From a batch of one script (an array of integers, or one integer) and its WAIT: Redisson reports WAIT's count
+     * apart from the replies.
+     */
     public static Synced of(BatchResult<?> batch) {
-        if (batch.getResponses().size() != 1 || !(batch.getResponses().get(0) instanceof List<?> replies)) {
-            throw new IllegalStateException("expected the array reply of one script, got " + batch.getResponses());
+        List<?> responses = batch.getResponses();
+        if (responses.size() == 1 && responses.getFirst() instanceof Number n) {
+            return new Synced(List.of(n.longValue()), batch.getSyncedSlaves());
+        }
+        if (responses.size() != 1 || !(responses.getFirst() instanceof List<?> replies)) {
+            throw new IllegalStateException("expected the reply of one script, got " + responses);
         }
         return new Synced(replies.stream().map(r -> ((Number) r).longValue()).toList(), batch.getSyncedSlaves());
     }

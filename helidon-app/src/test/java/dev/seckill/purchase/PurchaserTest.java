@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -129,6 +130,22 @@ class PurchaserTest {
                 OrderEvent.VERSION), OrderEvent.fromJson(producer.history().get(0).value()), "the same order, as it was");
         assertEquals(List.of(first), ledger.sent(), "acknowledged: its unsent entry is forgotten");
         assertTrue(ledger.givenBack().isEmpty());
+    }
+
+    /**
+     * The double fault: the send failed and its record did not stand (Redis failed too, or no replica confirmed
+     * it). Nothing promises a resend, so the answer names no order (the plain 503); reconcile settles the unit.
+     */
+    @Test
+    void aFailedSendWhoseRecordDidNotStandIsAPlainUnavailableNamingNoOrder() {
+        MockProducer<String, byte[]> producer = producer(true);
+        producer.sendException = new KafkaException("no metadata in 2000 ms");
+        ledger.holds(false);
+        DependencyUnavailable e = assertThrows(DependencyUnavailable.class,
+                () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertFalse(e instanceof OrderKept, "a 503 naming an order that is not held for a resend");
+        assertEquals(1, ledger.unsent().size(), "the record was tried");
+        assertTrue(ledger.givenBack().isEmpty(), "Kafka may have the order: the unit is not given back");
     }
 
     @Test

@@ -42,7 +42,7 @@ class ReleaseScriptIT {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
-        ledger = new RedisUnitLedger(scripts);
+        ledger = new RedisUnitLedger(scripts, dev.seckill.redis.ReplicaAcks.none());
     }
 
     @AfterAll

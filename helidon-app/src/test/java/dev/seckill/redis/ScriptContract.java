@@ -60,7 +60,7 @@ abstract class ScriptContract {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
-        ledger = new RedisUnitLedger(scripts);
+        ledger = new RedisUnitLedger(scripts, dev.seckill.redis.ReplicaAcks.none());
     }
 
     @AfterAll

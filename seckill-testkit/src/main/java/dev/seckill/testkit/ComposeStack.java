@@ -91,6 +91,11 @@ public final class ComposeStack implements Topology {
         return id;
     }
 
+    /** Whether a compose service has a running container. */
+    public boolean running(String service) {
+        return !compose("ps", "-q", service).isBlank();
+    }
+
     /** A container's address on the compose network (a new container has a new one). */
     public String address(String service) {
         Outcome o = exec(List.of("docker", "inspect", "-f",
@@ -168,7 +173,9 @@ public final class ComposeStack implements Topology {
         Map<String, String> hosts = new LinkedHashMap<>();
         for (int n = 1; n <= 6; n++) {
             names.put(first + n - 1, "redis-" + n);
-            hosts.put("redis-" + n, address("redis-" + n));
+            if (running("redis-" + n)) {
+                hosts.put("redis-" + n, address("redis-" + n));
+            }
         }
         return new RedisCluster(names, hosts::get, redisPassword());
     }

@@ -42,7 +42,10 @@ public final class RedisCluster {
         this(nameByPort, node -> "127.0.0.1", password);
     }
 
-    /** Nodes each on a host of its own ({@code hostOf} a node's name), every node on a port of its own. */
+    /**
+     * Nodes each on a host of its own ({@code hostOf} a node's name, null for a node not running now), every node on
+     * a port of its own.
+     */
     RedisCluster(Map<Integer, String> nameByPort, UnaryOperator<String> hostOf, String password) {
         this.nameByPort = nameByPort;
         this.hostOf = hostOf;
@@ -53,7 +56,11 @@ public final class RedisCluster {
     public String command(String node, String... command) {
         int port = nameByPort.entrySet().stream().filter(e -> e.getValue().equals(node)).map(Map.Entry::getKey)
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no Redis node " + node));
-        List<String> cmd = new ArrayList<>(List.of("redis-cli", "-h", hostOf.apply(node), "-p", Integer.toString(port)));
+        String host = hostOf.apply(node);
+        if (host == null) {
+            throw new IllegalStateException(node + " is not running");
+        }
+        List<String> cmd = new ArrayList<>(List.of("redis-cli", "-h", host, "-p", Integer.toString(port)));
         cmd.addAll(List.of(command));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("REDISCLI_AUTH", password);

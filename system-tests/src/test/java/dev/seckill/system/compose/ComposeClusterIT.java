@@ -44,12 +44,13 @@ class ComposeClusterIT {
         System.out.printf("compose cluster: up -d --build --wait lb from nothing (images built) healthy in %.1f s%n",
                 (System.nanoTime() - t0) / 1e9);
 
-        SaleRun run = new SaleRun(CLUSTER, 300, 1500, 20, Duration.ofSeconds(150)).start();
+        SaleRun run = new SaleRun(CLUSTER, 2000, 4000, 20, Duration.ofSeconds(180)).start();
         run.awaitAccepted(30, Duration.ofSeconds(60));
         RedisCluster redis = CLUSTER.redis();
         String key = Keys.stock(run.saleId);
         String master = redis.masterOf(key).orElseThrow();
         long attemptsAtKill = run.attempts();
+        assertTrue(run.count(202) < 2000, "the sale was still selling when " + master + " was killed: " + run.counts());
         CLUSTER.kill(master);
         String promoted = Await.value(Duration.ofSeconds(60), () -> {
             try {
