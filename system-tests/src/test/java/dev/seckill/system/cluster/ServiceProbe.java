@@ -3,8 +3,6 @@ package dev.seckill.system.cluster;
 import dev.seckill.system.reliability.SaleRun;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.ClusterStack;
-import dev.seckill.testkit.HttpJson;
-import dev.seckill.testkit.Stampede;
 
 import java.time.Duration;
 
@@ -22,7 +20,6 @@ final class ServiceProbe {
     static final int IN_A_ROW = 5;
 
     private final ClusterStack cluster;
-    private final HttpJson http = new HttpJson();
 
     ServiceProbe(ClusterStack cluster) {
         this.cluster = cluster;
@@ -36,10 +33,8 @@ final class ServiceProbe {
         for (String service : cluster.nodes("service")) {
             int[] streak = {0};
             Await.until(timeout, () -> {
-                Stampede.User u = run.newShopper();
-                int status = http.post(cluster.url(service) + "/api/sales/" + run.saleId + "/purchase", null,
-                        "Authorization", HttpJson.bearer(u.token())).status();
-                streak[0] = status != 503 && status != 429 ? streak[0] + 1 : 0;
+                int status = run.probe(cluster.url(service)).status();
+                streak[0] = status != 503 && status != 429 && status != 0 ? streak[0] + 1 : 0;
                 return streak[0] >= IN_A_ROW;
             }, service + " to serve " + IN_A_ROW + " purchases in a row in sale " + run.saleId);
         }

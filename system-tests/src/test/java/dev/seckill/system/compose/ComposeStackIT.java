@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,7 +96,7 @@ class ComposeStackIT {
         // is SOLDOUT_TTL old: 2 workers, 5 s by default).
         double decided = soldOutDecisions();
         long t0 = System.nanoTime();
-        List<Attempt> late = soldOutClicks(crowd, 50);
+        List<Attempt> late = IntStream.range(0, 50).mapToObj(i -> crowd.probe(STACK.publicUrl())).toList();
         long rechecks = 2 * ((System.nanoTime() - t0) / 5_000_000_000L + 1);
         assertEquals(List.of(), late.stream().filter(a -> a.status() != 410 || !"SOLD_OUT".equals(a.code())).toList(),
                 "the sold-out crowd hears SOLD_OUT");
@@ -167,18 +168,6 @@ class ComposeStackIT {
         if (expectedRows >= 0) {
             assertEquals(expectedRows, report.dbOrders(), report.summary());
         }
-    }
-
-    /** {@code n} purchases by buyers who never clicked before, each from an address of its own. */
-    static List<Attempt> soldOutClicks(SaleRun run, int n) {
-        return java.util.stream.IntStream.range(0, n).mapToObj(i -> {
-            var shopper = run.newShopper();
-            HttpJson.Response r = HTTP.post(STACK.publicUrl() + "/api/sales/" + run.saleId + "/purchase", null,
-                    "Authorization", HttpJson.bearer(shopper.token()),
-                    "X-Forwarded-For", dev.seckill.testkit.Stampede.address(shopper.id()));
-            return new Attempt(shopper.id(), 0, 0, r.status(), r.json().path("code").asText(),
-                    r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null);
-        }).toList();
     }
 
     /** The sale's rows in MySQL, read directly; polled until MySQL answers (it may be starting). */

@@ -34,6 +34,7 @@ public final class SaleRun {
     final HttpJson http = new HttpJson();
     public final long saleId;
     final List<Attempt> attempts = Collections.synchronizedList(new ArrayList<>());
+    private final List<Attempt> probes = Collections.synchronizedList(new ArrayList<>());
     private final TokenSigner signer;
     private final Stampede.Plan plan;
     private Thread runner;
@@ -64,6 +65,26 @@ public final class SaleRun {
     public Stampede.User newShopper() {
         long u = USERS.getAndIncrement();
         return new Stampede.User(u, signer.mint(u));
+    }
+
+    /**
+     * One purchase in the sale by a new shopper, sent to {@code baseUrl} (the public entry or one instance directly)
+     * from an address of its own: a probe, apart from the crowd's counts, but held by {@link #check} like every click
+     * (a probe that bought has a row, and the row is answered for). A connection that failed is status 0.
+     */
+    public Attempt probe(String baseUrl) {
+        Stampede.User shopper = newShopper();
+        Attempt a;
+        try {
+            HttpJson.Response r = http.post(baseUrl + "/api/sales/" + saleId + "/purchase", null,
+                    "Authorization", HttpJson.bearer(shopper.token()), "X-Forwarded-For", Stampede.address(shopper.id()));
+            a = new Attempt(shopper.id(), 0, 0, r.status(), r.json().path("code").asText(null),
+                    r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null);
+        } catch (java.io.UncheckedIOException e) {
+            a = new Attempt(shopper.id(), 0, 0, 0, "NO_ANSWER", null, false);
+        }
+        probes.add(a);
+        return a;
     }
 
     /** At most this many requests of the crowd are in flight at once. */
@@ -166,9 +187,11 @@ public final class SaleRun {
     /** The invariant check, read from MySQL and from {@code redis} (the one holding the sale's keys) directly. */
     public Invariants.Report check(RedissonClient redis) throws Exception {
         try (Connection db = topology.db()) {
-            // The stampede records every click, an unanswered one as status 0: each row is held against its
-            // buyer's answers.
-            return Invariants.check(db, redis, saleId, new ArrayList<>(attempts), true, null);
+            // The stampede records every click, an unanswered one as status 0, and the probes theirs: each row is
+            // held against its buyer's answers.
+            List<Attempt> all = new ArrayList<>(attempts);
+            all.addAll(probes);
+            return Invariants.check(db, redis, saleId, all, true, null);
         } finally {
             redis.shutdown();
         }
