@@ -48,7 +48,8 @@ docker_start() {
   docker info > /dev/null 2>&1 && return 0
   say "starting dockerd (log: $CACHE/dockerd.log)"
   mkdir -p "$CACHE"
-  dockerd > "$CACHE/dockerd.log" 2>&1 &
+  # A session of its own: an engine left running (docker-ready) outlives this script's process group.
+  setsid dockerd > "$CACHE/dockerd.log" 2>&1 < /dev/null &
   DOCKERD_PID=$!
   local deadline=$((SECONDS + 60))
   until docker info > /dev/null 2>&1; do
@@ -64,6 +65,13 @@ docker_stop() {
   local deadline=$((SECONDS + 30))
   while kill -0 "$DOCKERD_PID" 2> /dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.5; done
   DOCKERD_PID=""
+}
+
+# Everything `docker compose` needs on this host: the engine and its plugins, a running engine, the base image.
+docker_ready() {
+  docker_install
+  docker_start
+  docker_base_image
 }
 
 # The base image: pulled where a registry serves it, else made from Debian's packages (debootstrap, then import).

@@ -28,10 +28,16 @@ public final class Database {
         return new HikariDataSource(hc);
     }
 
-    /** Applies the versioned migrations (Flyway keeps its own history table and lock, so instances may race). */
+    /**
+     * Applies the versioned migrations (Flyway keeps its own history table and lock, so instances may race). A
+     * database that does not hand out a connection yet (still starting, or slow on a loaded machine: a connection
+     * waits 2 s) is tried again, for about a minute, before the start fails.
+     */
     public static void migrate(DataSource ds) {
         Flyway.configure()
                 .dataSource(ds)
+                .connectRetries(12)
+                .connectRetriesInterval(5)
                 .locations("classpath:db/migration")
                 .load()
                 .migrate();
