@@ -1,6 +1,5 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,10 +10,10 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
-import static dev.seckill.chaos.check.Violation.Kind.ROW_WITHOUT_ANSWER;
-import static dev.seckill.chaos.check.Violation.Kind.SECOND_ORDER;
+import static dev.seckill.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.check.Violation.Kind.LOST_ORDER;
+import static dev.seckill.check.Violation.Kind.ROW_WITHOUT_ANSWER;
+import static dev.seckill.check.Violation.Kind.SECOND_ORDER;
 
 /**
  * A sale's purchase answers held against its rows (docs/invariants.md 2, 3 and 6): one order per buyer, every granted

@@ -1,29 +1,27 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
-import static dev.seckill.chaos.check.Violation.Kind.CONTRACT;
-import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
-import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
-import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
-import static dev.seckill.chaos.check.Violation.Kind.PAYMENT_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.ROW_WITHOUT_ANSWER;
-import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
-import static dev.seckill.chaos.check.Violation.Kind.SECOND_ORDER;
-import static dev.seckill.chaos.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_NOT_RETURNED;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_RETURNED_TWICE;
-import static dev.seckill.chaos.check.SaleFixture.SALE;
+import static dev.seckill.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.check.Violation.Kind.CONTRACT;
+import static dev.seckill.check.Violation.Kind.LOST_ORDER;
+import static dev.seckill.check.Violation.Kind.OVERSELL;
+import static dev.seckill.check.Violation.Kind.PAID_AND_EXPIRED;
+import static dev.seckill.check.Violation.Kind.PAYMENT_MISMATCH;
+import static dev.seckill.check.Violation.Kind.ROW_WITHOUT_ANSWER;
+import static dev.seckill.check.Violation.Kind.SALE_MISSING;
+import static dev.seckill.check.Violation.Kind.SECOND_ORDER;
+import static dev.seckill.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
+import static dev.seckill.check.Violation.Kind.UNIT_NOT_RETURNED;
+import static dev.seckill.check.Violation.Kind.UNIT_RETURNED_TWICE;
+import static dev.seckill.check.SaleFixture.SALE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,7 +1,5 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
 
 import java.util.HashMap;
 import java.util.List;
@@ -10,10 +8,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
-import static dev.seckill.chaos.check.Violation.Kind.CONTRACT;
-import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
+import static dev.seckill.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.check.Violation.Kind.CONTRACT;
+import static dev.seckill.check.Violation.Kind.SALE_MISSING;
 
 /**
  * Holds every answer of a history against the final state of its sales: per sale, the state's own promises

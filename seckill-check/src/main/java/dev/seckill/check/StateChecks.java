@@ -1,18 +1,17 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
 
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
-import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
-import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
-import static dev.seckill.chaos.check.Violation.Kind.PAYMENT_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_NOT_RETURNED;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_RETURNED_TWICE;
+import static dev.seckill.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.check.Violation.Kind.OVERSELL;
+import static dev.seckill.check.Violation.Kind.PAID_AND_EXPIRED;
+import static dev.seckill.check.Violation.Kind.PAYMENT_MISMATCH;
+import static dev.seckill.check.Violation.Kind.UNIT_NOT_RETURNED;
+import static dev.seckill.check.Violation.Kind.UNIT_RETURNED_TWICE;
 
 /**
  * The promises a sale's final state keeps by itself (docs/invariants.md 1, 4 and 5): no oversell, paid or expired
