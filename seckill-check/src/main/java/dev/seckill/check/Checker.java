@@ -26,6 +26,14 @@ public final class Checker {
 
     /** The verdict on {@code history} (every operation of the run) given the state read after healing. */
     public static Verdict check(List<Op> history, FinalState state) {
+        return check(history, state, Recording.EVERY_ATTEMPT);
+    }
+
+    /**
+     * The same for a history that may lack attempts: {@code recording} says whether every attempt is in it (a row
+     * no answer explains is then a violation) or the client dropped those in flight at its deadline.
+     */
+    public static Verdict check(List<Op> history, FinalState state, Recording recording) {
         Findings f = new Findings();
         Map<Long, List<Op>> purchases = history.stream().filter(o -> o.kind() == OpKind.PURCHASE)
                 .collect(Collectors.groupingBy(Op::saleId));
@@ -39,14 +47,16 @@ public final class Checker {
                 continue;
             }
             StateChecks.check(sale, ops, f);
-            AnswerChecks.check(sale, ops, f);
+            AnswerChecks.check(sale, ops, recording, f);
             RefusalChecks.check(sale, ops, f);
         }
         unread(history, state, f);
         created(history, state, f);
         paid(history, state, f);
         contract(history, f);
-        return new Verdict(List.copyOf(f.violations), List.copyOf(f.exceptions), Counts.of(history, state, f));
+        return new Verdict(List.copyOf(f.violations), List.copyOf(f.exceptions), Counts.of(history, state, f),
+                state.sales().stream().map(s -> SaleSummary.of(s, purchases.getOrDefault(s.saleId(), List.of()), f))
+                        .toList());
     }
 
     /** Operations of sales the final state did not read: nothing to hold them against. */

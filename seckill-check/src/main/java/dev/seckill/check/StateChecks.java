@@ -56,11 +56,14 @@ final class StateChecks {
             missingKeys(sale, ops, f);
             return;
         }
-        if (!oversold && redis.remaining() + live != total) {
-            long off = redis.remaining() + live - total;
+        // As in the database: a unit too many on sale was given back twice; a unit too few is held by no order.
+        long off = redis.remaining() + live - total;
+        if (!oversold && off > 0) {
+            f.violation(UNIT_RETURNED_TWICE, id, null, null, "Redis remaining " + redis.remaining() + " + live orders "
+                    + live + " > stock_total " + total + ": " + off + " unit(s) given back more than once", List.of());
+        } else if (!oversold && off < 0) {
             f.violation(CONSERVATION, id, null, null, "Redis remaining " + redis.remaining() + " + live orders " + live
-                    + " != stock_total " + total + (off > 0 ? ": " + off + " unit(s) more than the sale has"
-                    : ": " + -off + " unit(s) held by no order"), List.of());
+                    + " < stock_total " + total + ": " + -off + " unit(s) held by no order", List.of());
         }
         returns(sale, ops, f);
         marks(sale, ops, f);

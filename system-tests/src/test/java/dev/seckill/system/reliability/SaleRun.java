@@ -2,7 +2,10 @@ package dev.seckill.system.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.bench.load.Attempt;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.Checker;
+import dev.seckill.check.FinalState;
+import dev.seckill.check.Op;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
@@ -39,6 +42,8 @@ public final class SaleRun {
     private final Stampede.Plan plan;
     private Thread runner;
     private long startedNanos;
+    /** The wall clock (epoch ms) at {@link #startedNanos}: the crowd's attempts are timed from it for the checker. */
+    private long startedMillis;
     private Throwable failure;
 
     public SaleRun(Topology topology, int stock, int users, int attemptsPerUser, Duration maxDuration) {
@@ -75,13 +80,16 @@ public final class SaleRun {
     public Attempt probe(String baseUrl) {
         Stampede.User shopper = newShopper();
         Attempt a;
+        long sent = System.nanoTime();
         try {
             HttpJson.Response r = http.post(baseUrl + "/api/sales/" + saleId + "/purchase", null,
                     "Authorization", HttpJson.bearer(shopper.token()), "X-Forwarded-For", Stampede.address(shopper.id()));
-            a = new Attempt(shopper.id(), 0, 0, r.status(), r.json().path("code").asText(null),
-                    r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null);
+            a = new Attempt(shopper.id(), 0, System.nanoTime() - sent, r.status(), r.json().path("code").asText(null),
+                    r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null,
+                    System.currentTimeMillis());
         } catch (java.io.UncheckedIOException e) {
-            a = new Attempt(shopper.id(), 0, 0, 0, "NO_ANSWER", null, false);
+            a = new Attempt(shopper.id(), 0, System.nanoTime() - sent, 0, "NO_ANSWER", null, false,
+                    System.currentTimeMillis());
         }
         probes.add(a);
         return a;
@@ -95,10 +103,12 @@ public final class SaleRun {
     /** Starts the stampede in the background. */
     public SaleRun start() {
         startedNanos = System.nanoTime();
+        startedMillis = System.currentTimeMillis();
         runner = Thread.ofPlatform().name("stampede-" + saleId).start(() -> {
             try {
                 Stampede.run(plan, c -> attempts.add(new Attempt(c.userId(), c.startNanos(), c.latencyNanos(),
-                        c.status(), c.code(), c.orderId(), c.byEdge())));
+                        c.status(), c.code(), c.orderId(), c.byEdge(),
+                        startedMillis + (c.startNanos() + c.latencyNanos()) / 1_000_000)));
             } catch (Throwable t) {
                 failure = t;
             }
@@ -184,14 +194,20 @@ public final class SaleRun {
         return actions;
     }
 
-    /** The invariant check, read from MySQL and from {@code redis} (the one holding the sale's keys) directly. */
-    public Invariants.Report check(RedissonClient redis) throws Exception {
+    /**
+     * The sale judged by the one checker (docs/invariants.md), read from MySQL and from {@code redis} (the one holding
+     * the sale's keys) directly.
+     */
+    public SaleSummary check(RedissonClient redis) throws Exception {
         try (Connection db = topology.db()) {
             // The stampede records every click, an unanswered one as status 0, and the probes theirs: each row is
-            // held against its buyer's answers.
-            List<Attempt> all = new ArrayList<>(attempts);
-            all.addAll(probes);
-            return Invariants.check(db, redis, saleId, all, true, null);
+            // held against its buyer's answers, and each SOLD_OUT against the units left.
+            List<Attempt> all = new ArrayList<>(answers());
+            synchronized (probes) {
+                all.addAll(probes);
+            }
+            List<Op> history = Attempt.ops(saleId, all);
+            return Checker.check(history, FinalState.read(db, redis, "redis", List.of(saleId))).sale(saleId);
         } finally {
             redis.shutdown();
         }
