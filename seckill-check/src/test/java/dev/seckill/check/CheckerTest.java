@@ -214,6 +214,16 @@ class CheckerTest {
     }
 
     @Test
+    void aBuyerMarkNamingAnotherOrderThanItsRowBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.marks().put(12L, 199L);
+        Verdict v = s.check();
+        assertEquals(List.of(CONSERVATION), v.violations().stream().map(Violation::kind).toList(), v.summary());
+        assertEquals("199", v.violations().getFirst().orderId());
+        assertTrue(v.summary().contains("the buyer mark names this order, the user's row is 102"), v.summary());
+    }
+
+    @Test
     void aRowWithoutItsBuyerMarkBreaksConservation() {
         SaleFixture s = soundSale();
         s.marks().remove(14L);
