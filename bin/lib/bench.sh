@@ -46,11 +46,12 @@ bench_ensure_jars() {
   bench_build_module
 }
 
-# The bench is rebuilt when its own sources changed. It is built with the modules it uses (the service's classes,
-# the writer's batch path, the test kit) in one reactor build, which must not run under a JVM of the checkout's jars.
+# The bench is rebuilt when its own sources or the checker's changed. It is built with the modules it uses (the
+# service's classes, the writer's batch path, the checker, the test kit) in one reactor build, which must not run
+# under a JVM of the checkout's jars.
 bench_build_module() {
-  [ -f "$(bench_jar)" ] && [ -z "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main -newer "$(bench_jar)" -type f | head -1)" ] \
-    && return 0
+  [ -f "$(bench_jar)" ] && [ -z "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main seckill-check/pom.xml \
+    seckill-check/src/main -newer "$(bench_jar)" -type f | head -1)" ] && return 0
   checkout_jars_in_use && die "the bench sources changed, but a stack runs from the checkout's jars: build once it is down (bin/seckill build)"
   cmd_build
   # The jar plugin leaves an up-to-date jar alone; mark it current so the next run does not build again.

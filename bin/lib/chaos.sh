@@ -15,10 +15,11 @@ CHAOS_USAGE="usage: bin/seckill chaos --cluster [--minutes M (20)] [--seed S (ra
 
 chaos_jar() { echo "$HOME_DIR/chaos/target/seckill-chaos.jar"; }
 
-# The chaos module is rebuilt when its own sources changed (with the modules it uses, in one reactor build).
+# The chaos module is rebuilt when its own sources or the checker's changed (with the modules it uses, in one reactor
+# build).
 chaos_build_module() {
-  [ -f "$(chaos_jar)" ] && [ -z "$(cd "$HOME_DIR" && find chaos/pom.xml chaos/src/main seckill-testkit/src/main \
-    -newer "$(chaos_jar)" -type f | head -1)" ] && return 0
+  [ -f "$(chaos_jar)" ] && [ -z "$(cd "$HOME_DIR" && find chaos/pom.xml chaos/src/main seckill-check/pom.xml \
+    seckill-check/src/main seckill-testkit/src/main -newer "$(chaos_jar)" -type f | head -1)" ] && return 0
   checkout_jars_in_use && die "the chaos sources changed, but a stack runs from the checkout's jars: build once it is down (bin/seckill build)"
   cmd_build
   touch "$(chaos_jar)"

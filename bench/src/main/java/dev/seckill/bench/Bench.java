@@ -3,7 +3,6 @@ package dev.seckill.bench;
 import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.Invariants;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.ServiceProfiler;
@@ -50,7 +49,7 @@ public final class Bench {
      * What a run found: the verdict on the invariants, every sale's check and where the report is; with payment
      * behaviour, the units lapsed orders gave back and how many of them were bought again (0 without).
      */
-    public record Outcome(boolean invariantsHold, List<Invariants.Report> checks, long unitsReturned, long unitsResold,
+    public record Outcome(boolean invariantsHold, List<Report.Check> checks, long unitsReturned, long unitsResold,
                           Path report) {
     }
 
@@ -113,7 +112,7 @@ public final class Bench {
             Section line = o.waitingRoom() ? WaitingRoomRun.run(s) : null;
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
             List<HotSale.Run> hot = HotSale.read(out);
-            hot.forEach(h -> s.checks().add(new Report.Check("hot sale, " + h.mode(), h.invariants())));
+            hot.forEach(h -> s.checks().add(new Report.Check("hot sale, " + h.mode(), h.invariants(), null)));
 
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
@@ -129,7 +128,7 @@ public final class Bench {
             Report report = new Report(machine.finished(), scenario(o, stack), s.checks(), sections);
             report.write(out, new Charts(t, samples, sampler.marks(), numbers));
             summary(report, numbers, out);
-            return new Outcome(report.ok(), s.checks().stream().map(Report.Check::check).toList(),
+            return new Outcome(report.ok(), List.copyOf(s.checks()),
                     payments == null ? 0 : payments.returned(), payments == null ? 0 : payments.resold(),
                     out.resolve("report.md"));
         } finally {
@@ -186,8 +185,8 @@ public final class Bench {
                     + g.target() + ")");
         }
         for (Report.Check c : r.invariants()) {
-            System.out.println((c.check().ok() ? "  holds    " : "  VIOLATED ") + c.sale() + ": "
-                    + c.check().summary());
+            System.out.println((c.ok() ? "  holds    " : "  VIOLATED ") + c.sale() + ": " + c.check().summary()
+                    + (c.soldCount() == null ? "" : "; " + c.soldCount()));
         }
         System.out.println("report: " + out.resolve("report.md") + " (and report.json, *.png)");
     }

@@ -133,12 +133,12 @@ class ShortRunReportTest {
         for (int i = 0; i < 50; i++) {
             long start = (5 + i) * MS;
             long arrival = (600 + 2 * i) * MS;
-            a.add(new Attempt(i, start, arrival - start, 202, "QUEUED", Long.toString(1000 + i), false));
+            a.add(new Attempt(i, start, arrival - start, 202, "QUEUED", Long.toString(1000 + i), false, 0));
         }
-        a.set(49, new Attempt(49, 54 * MS, 700 * MS - 54 * MS, 202, "QUEUED", "1049", false));
+        a.set(49, new Attempt(49, 54 * MS, 700 * MS - 54 * MS, 202, "QUEUED", "1049", false, 0));
         for (int i = 50; i < 3000; i++) {
             long start = (190 + (i - 50) * 520L / 2950) * MS;
-            a.add(new Attempt(i, start, 7 * MS, 410, "SOLD_OUT", null, false));
+            a.add(new Attempt(i, start, 7 * MS, 410, "SOLD_OUT", null, false, 0));
         }
         return a;
     }

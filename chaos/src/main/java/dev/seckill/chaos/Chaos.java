@@ -1,8 +1,8 @@
 package dev.seckill.chaos;
 
-import dev.seckill.chaos.check.Checker;
-import dev.seckill.chaos.check.FinalState;
-import dev.seckill.chaos.check.Verdict;
+import dev.seckill.check.Checker;
+import dev.seckill.check.FinalState;
+import dev.seckill.check.Verdict;
 import dev.seckill.chaos.fault.Cgroups;
 import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Firewall;
@@ -12,7 +12,7 @@ import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Timeouts;
 import dev.seckill.chaos.fault.Window;
 import dev.seckill.chaos.history.History;
-import dev.seckill.chaos.history.Op;
+import dev.seckill.check.Op;
 import dev.seckill.chaos.load.Workload;
 import dev.seckill.chaos.report.Report;
 import dev.seckill.chaos.settle.Settlement;

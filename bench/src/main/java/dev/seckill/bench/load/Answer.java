@@ -27,9 +27,10 @@ public record Answer(int status, String body, boolean byEdge) {
         return status == 0 ? NO_ANSWER : status + (code == null ? "" : " " + code) + (byEdge ? " (edge)" : "");
     }
 
+    /** The attempt this answer ends; called as the answer is read, so the wall clock now is when it came. */
     public Attempt attempt(long userId, long startNanos, long latencyNanos) {
         return new Attempt(userId, startNanos, latencyNanos, status, status == 0 ? "NO_ANSWER" : code(),
-                Bodies.field(body, "orderId"), byEdge);
+                Bodies.field(body, "orderId"), byEdge, System.currentTimeMillis());
     }
 
     /** The wait a refusal asks for: its body's {@code retryAfter} (whole seconds, as its Retry-After), else 1 s. */

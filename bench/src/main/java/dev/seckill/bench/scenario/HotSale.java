@@ -5,7 +5,7 @@ import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Admin;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
@@ -40,7 +40,7 @@ public final class HotSale {
 
     /** One run; {@code attemptsPerCall}: attempts decided per script call (0 when the service does not say). */
     public record Run(String mode, String coalesceMax, long saleId, Measured measured, double attemptsPerCall,
-               int reconciled, Invariants.Report invariants) {
+               int reconciled, SaleSummary invariants) {
 
         /** Answers that decided the attempt (202, 409, 410, 429) per second: a 503 or no answer decided nothing. */
         public double decisionsPerSecond() {
@@ -119,7 +119,7 @@ public final class HotSale {
             s.row(r.mode(), r.coalesceMax(), f("%,.0f", r.decisionsPerSecond()), f("%.1f ms", l.p50()),
                     f("%.1f ms", l.p99()), r.measured().byKind(), Section.n("%.2f", r.attemptsPerCall() > 0
                             ? r.attemptsPerCall() : null), r.reconciled(),
-                    r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
+                    r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violationLines());
         }
         Double ratio = ratio(runs);
         if (ratio == null) {

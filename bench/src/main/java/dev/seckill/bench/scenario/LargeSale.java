@@ -5,7 +5,7 @@ import dev.seckill.bench.load.Attempt;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
@@ -64,7 +64,7 @@ public final class LargeSale {
     /** {@code unitsPerSecond}: 202s over the time to the last one (to the end when it did not sell out). */
     public record Run(String route, long saleId, int connections, long answers, long accepted, Double sellOutSeconds,
                       double unitsPerSecond, Map<String, Long> byKind, Measured.Latency latency,
-                      Sampler.PerUnit cpu, int reconciled, Invariants.Report invariants) {
+                      Sampler.PerUnit cpu, int reconciled, SaleSummary invariants) {
     }
 
     /** One component's CPU per accepted order (µs): in each run, its part alone, through the edge over alone. */
@@ -124,7 +124,7 @@ public final class LargeSale {
                 s.row(r.route(), r.connections(), f("%,.0f", r.unitsPerSecond()), r.sellOutSeconds() == null
                         ? "not sold out" : f("%.2f s", r.sellOutSeconds()), r.byKind(), f("%.1f ms",
                         r.latency().p50()), f("%.1f ms", r.latency().p99()), r.reconciled(),
-                        r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violations());
+                        r.invariants().ok() ? "hold" : "VIOLATED: " + r.invariants().violationLines());
             }
             s.text("Through the edge / straight to the service: **%s x** units per second.",
                     n("%.2f", edgeOverStraight()))

@@ -117,7 +117,7 @@ public class SignInCost {
                         x.sellOutSeconds() == null ? "not sold out" : f("%.2f s", x.sellOutSeconds()), x.byKind(),
                         f("%.1f ms", x.latency().p50()), f("%.1f ms", x.latency().p99()),
                         f("%.2f", r.clicksPerBuyer()), f("%,d (%,d)", r.reachedService(), r.buyersAtService()),
-                        x.invariants().ok() ? "hold" : "VIOLATED: " + x.invariants().violations());
+                        x.invariants().ok() ? "hold" : "VIOLATED: " + x.invariants().violationLines());
             }
             s.text("During the RS256 and ES256 runs the service checked %,d signatures and answered %,d clicks from "
                     + "its verified-token cache without one (its own meters, cache_gets_total{cache=\"verified-tokens"

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Report;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ class HotSaleTest {
     private static HotSale.Run run(String mode, long requests, Map<String, Long> byStatus) {
         Measured m = new Measured("hot sale, " + mode, "bench client", requests, 10, requests / 10.0, byStatus,
                 byStatus, new Measured.Latency(1, 2, 3, 4, 1.5), null);
-        Invariants.Report ok = new Invariants.Report(1, 100_000, 0, 0, 0, 0L, 0, 0, 0, 0, 0, 0, 0, List.of());
+        SaleSummary ok = new SaleSummary(1, 100_000, 0, 0, 0, 0L, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of());
         return new HotSale.Run(mode, mode.equals(HotSale.ONE_CALL) ? "1" : "default", 1, m, 1, 0, ok);
     }
 

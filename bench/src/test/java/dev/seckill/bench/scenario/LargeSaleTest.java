@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,7 +21,7 @@ class LargeSaleTest {
     }
 
     private static LargeSale.Run run(String route, double unitsPerSecond, double service, double machine) {
-        Invariants.Report ok = new Invariants.Report(1, 100, 0, 100, 100, 0L, 100, 100, 0, 100, 0, 0, 0, List.of());
+        SaleSummary ok = new SaleSummary(1, 100, 0, 100, 100, 0L, 100, 100, 0, 100, 0, 0, 0, List.of(), List.of());
         return new LargeSale.Run(route, 1, 256, 300, 100, 2.0, unitsPerSecond, Map.of("202 QUEUED", 100L),
                 new Measured.Latency(1, 2, 3, 4, 1.5), cpu(route, service, machine), 0, ok);
     }

@@ -1,7 +1,7 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.load.Attempt;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,13 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SignInCostTest {
 
     private static LargeSale.Run run(String route, double unitsPerSecond, Map<String, Long> byKind) {
-        Invariants.Report ok = new Invariants.Report(1, 100, 0, 100, 100, 0L, 100, 100, 0, 100, 0, 0, 0, List.of());
+        SaleSummary ok = new SaleSummary(1, 100, 0, 100, 100, 0L, 100, 100, 0, 100, 0, 0, 0, List.of(), List.of());
         return new LargeSale.Run(route, 1, 256, 4, 2, 2.0, unitsPerSecond, byKind,
                 new Measured.Latency(1, 2, 3, 4, 1.5), new Sampler.PerUnit(route, 2, 2, Map.of(), Map.of(), 1), 0, ok);
     }
 
     private static Attempt answer(long user, int status, String code, boolean byEdge) {
-        return new Attempt(user, 0, 1, status, code, null, byEdge);
+        return new Attempt(user, 0, 1, status, code, null, byEdge, 0);
     }
 
     /** Two buyers: one bought at its second click (the first an edge 429), one was answered SOLD_OUT by the edge. */

@@ -1,6 +1,7 @@
 package dev.seckill.chaos.history;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seckill.check.Op;
 
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.seckill.chaos.load;
 
 import dev.seckill.chaos.history.History;
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
+import dev.seckill.check.Op;
+import dev.seckill.check.OpKind;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.redis.Keys;
 import dev.seckill.testkit.ClusterStack;

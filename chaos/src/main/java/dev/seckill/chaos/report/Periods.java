@@ -2,7 +2,7 @@ package dev.seckill.chaos.report;
 
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Window;
-import dev.seckill.chaos.history.Op;
+import dev.seckill.check.Op;
 
 import java.util.ArrayList;
 import java.util.List;

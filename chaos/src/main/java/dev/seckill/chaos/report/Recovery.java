@@ -2,8 +2,8 @@ package dev.seckill.chaos.report;
 
 import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Window;
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
+import dev.seckill.check.Op;
+import dev.seckill.check.OpKind;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -8,7 +8,7 @@ import dev.seckill.chaos.fault.FaultEvent;
 import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Window;
-import dev.seckill.chaos.history.Op;
+import dev.seckill.check.Op;
 import dev.seckill.chaos.settle.Settlement;
 
 import java.io.IOException;

@@ -4,8 +4,8 @@ import dev.seckill.chaos.fault.Fault;
 import dev.seckill.chaos.fault.FaultEvent;
 import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Window;
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
+import dev.seckill.check.Op;
+import dev.seckill.check.OpKind;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

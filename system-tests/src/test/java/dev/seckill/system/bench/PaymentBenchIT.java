@@ -2,7 +2,7 @@ package dev.seckill.system.bench;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class PaymentBenchIT {
 
         Bench.Outcome outcome = Bench.run(stack, run);
 
-        Invariants.Report sale = outcome.checks().get(0);
+        SaleSummary sale = outcome.checks().get(0).check();
         System.out.println("payment bench: " + sale.summary() + "; returned " + outcome.unitsReturned()
                 + ", sold again " + outcome.unitsResold() + "; report " + outcome.report());
         assertTrue(outcome.invariantsHold(), sale.summary());

@@ -1,6 +1,6 @@
 package dev.seckill.system.compose;
 
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.system.reliability.SaleRun;
@@ -71,7 +71,7 @@ class ComposeClusterIT {
 
         List<String> actions = run.settle();
         String now = CLUSTER.redis().masterOf(key).orElseThrow();
-        Invariants.Report report = run.check(RedisClients.connect("redis://" + CLUSTER.redisNode(now), null,
+        SaleSummary report = run.check(RedisClients.connect("redis://" + CLUSTER.redisNode(now), null,
                 CLUSTER.redisPassword()));
         System.out.println("compose cluster sale " + run.saleId + ": by status " + run.byStatus() + "; reconcile "
                 + actions + "; " + report.summary());

@@ -1,7 +1,7 @@
 package dev.seckill.system.compose;
 
 import dev.seckill.bench.load.Attempt;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.system.reliability.SaleRun;
 import dev.seckill.testkit.Await;
@@ -160,7 +160,7 @@ class ComposeStackIT {
 
     static void settleAndCheck(SaleRun run, long expectedRows) throws Exception {
         List<String> actions = run.settle();
-        Invariants.Report report = run.check(RedisClients.connect(STACK.redisAddress(), null, STACK.redisPassword()));
+        SaleSummary report = run.check(RedisClients.connect(STACK.redisAddress(), null, STACK.redisPassword()));
         System.out.println("compose sale " + run.saleId + ": " + run.counts() + "; by status " + run.byStatus()
                 + "; reconcile " + actions + "; " + report.summary());
         assertTrue(report.ok(), report.summary());

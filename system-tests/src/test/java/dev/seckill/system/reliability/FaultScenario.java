@@ -1,6 +1,6 @@
 package dev.seckill.system.reliability;
 
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.Stack;
@@ -146,7 +146,7 @@ public final class FaultScenario {
         // A unit whose Kafka send failed is held for a resend; once reconcile leaves nothing pending, each
         // was resent, released or found written, and no record of a failed send is left to resend anything.
         int unsent = redis.getMap(Keys.unsent(run.saleId)).size();
-        Invariants.Report report = run.check(redis);
+        SaleSummary report = run.check(redis);
         List<String> more = site.alsoCheck().apply(run.saleId);
         String label = name + ", " + crowd;
         System.out.println("fault scenario [" + label + "]: " + run.counts() + "; answers by status " + run.byStatus()

@@ -2,7 +2,10 @@ package dev.seckill.system.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.bench.load.Attempt;
-import dev.seckill.bench.measure.Invariants;
+import dev.seckill.check.Checker;
+import dev.seckill.check.FinalState;
+import dev.seckill.check.Op;
+import dev.seckill.check.SaleSummary;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
@@ -75,13 +78,16 @@ public final class SaleRun {
     public Attempt probe(String baseUrl) {
         Stampede.User shopper = newShopper();
         Attempt a;
+        long sent = System.nanoTime();
         try {
             HttpJson.Response r = http.post(baseUrl + "/api/sales/" + saleId + "/purchase", null,
                     "Authorization", HttpJson.bearer(shopper.token()), "X-Forwarded-For", Stampede.address(shopper.id()));
-            a = new Attempt(shopper.id(), 0, 0, r.status(), r.json().path("code").asText(null),
-                    r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null);
+            a = new Attempt(shopper.id(), 0, System.nanoTime() - sent, r.status(), r.json().path("code").asText(null),
+                    r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null,
+                    System.currentTimeMillis());
         } catch (java.io.UncheckedIOException e) {
-            a = new Attempt(shopper.id(), 0, 0, 0, "NO_ANSWER", null, false);
+            a = new Attempt(shopper.id(), 0, System.nanoTime() - sent, 0, "NO_ANSWER", null, false,
+                    System.currentTimeMillis());
         }
         probes.add(a);
         return a;
@@ -97,8 +103,11 @@ public final class SaleRun {
         startedNanos = System.nanoTime();
         runner = Thread.ofPlatform().name("stampede-" + saleId).start(() -> {
             try {
+                // Each click is handed over as it completes: the wall clock now is when its answer came (the checker
+                // holds a SOLD_OUT against the orders minted by then). Timing it from the stampede's start instead
+                // would put it early by however long the stampede took to begin.
                 Stampede.run(plan, c -> attempts.add(new Attempt(c.userId(), c.startNanos(), c.latencyNanos(),
-                        c.status(), c.code(), c.orderId(), c.byEdge())));
+                        c.status(), c.code(), c.orderId(), c.byEdge(), System.currentTimeMillis())));
             } catch (Throwable t) {
                 failure = t;
             }
@@ -184,14 +193,20 @@ public final class SaleRun {
         return actions;
     }
 
-    /** The invariant check, read from MySQL and from {@code redis} (the one holding the sale's keys) directly. */
-    public Invariants.Report check(RedissonClient redis) throws Exception {
+    /**
+     * The sale judged by the one checker (docs/invariants.md), read from MySQL and from {@code redis} (the one holding
+     * the sale's keys) directly.
+     */
+    public SaleSummary check(RedissonClient redis) throws Exception {
         try (Connection db = topology.db()) {
             // The stampede records every click, an unanswered one as status 0, and the probes theirs: each row is
-            // held against its buyer's answers.
-            List<Attempt> all = new ArrayList<>(attempts);
-            all.addAll(probes);
-            return Invariants.check(db, redis, saleId, all, true, null);
+            // held against its buyer's answers, and each SOLD_OUT against the units left.
+            List<Attempt> all = new ArrayList<>(answers());
+            synchronized (probes) {
+                all.addAll(probes);
+            }
+            List<Op> history = Attempt.ops(saleId, all);
+            return Checker.check(history, FinalState.read(db, redis, "redis", List.of(saleId))).sale(saleId);
         } finally {
             redis.shutdown();
         }

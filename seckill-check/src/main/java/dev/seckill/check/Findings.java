@@ -1,6 +1,5 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package dev.seckill.chaos.history;
+package dev.seckill.check;
 
 /**
  * One client operation of the workload, as the client saw it: when it started and ended (epoch milliseconds), what

@@ -1,4 +1,4 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
@@ -55,12 +55,22 @@ public record FinalState(List<SaleState> sales) {
     public static FinalState read(Stack stack, List<Long> saleIds) {
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         try (Connection db = stack.db()) {
-            return read(db, saleIds, saleId -> SaleKeys.read(saleId, redis, stack.redisAddress(), List.of()));
+            return read(db, redis, stack.redisAddress(), saleIds);
         } catch (SQLException e) {
             throw new IllegalStateException("failed to read the stack's MySQL: " + e.getMessage(), e);
         } finally {
             redis.shutdown();
         }
+    }
+
+    /**
+     * The same from a connection and a client of the Redis server that holds the sales' keys, both the caller's (the
+     * bench, the fault tests) and left open; {@code node} names that server in the findings. The session's time zone
+     * is set to UTC ({@code payBy} is derived as the service stores it).
+     */
+    public static FinalState read(Connection db, RedissonClient redis, String node, List<Long> saleIds)
+            throws SQLException {
+        return read(db, saleIds, saleId -> SaleKeys.read(saleId, redis, node, List.of()));
     }
 
     private static FinalState read(Connection db, List<Long> saleIds, LongFunction<RedisSale> keys)

@@ -1,29 +1,27 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
-import static dev.seckill.chaos.check.Violation.Kind.CONTRACT;
-import static dev.seckill.chaos.check.Violation.Kind.LOST_ORDER;
-import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
-import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
-import static dev.seckill.chaos.check.Violation.Kind.PAYMENT_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.ROW_WITHOUT_ANSWER;
-import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
-import static dev.seckill.chaos.check.Violation.Kind.SECOND_ORDER;
-import static dev.seckill.chaos.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_NOT_RETURNED;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_RETURNED_TWICE;
-import static dev.seckill.chaos.check.SaleFixture.SALE;
+import static dev.seckill.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.check.Violation.Kind.CONTRACT;
+import static dev.seckill.check.Violation.Kind.LOST_ORDER;
+import static dev.seckill.check.Violation.Kind.OVERSELL;
+import static dev.seckill.check.Violation.Kind.PAID_AND_EXPIRED;
+import static dev.seckill.check.Violation.Kind.PAYMENT_MISMATCH;
+import static dev.seckill.check.Violation.Kind.ROW_WITHOUT_ANSWER;
+import static dev.seckill.check.Violation.Kind.SALE_MISSING;
+import static dev.seckill.check.Violation.Kind.SECOND_ORDER;
+import static dev.seckill.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
+import static dev.seckill.check.Violation.Kind.UNIT_NOT_RETURNED;
+import static dev.seckill.check.Violation.Kind.UNIT_RETURNED_TWICE;
+import static dev.seckill.check.SaleFixture.SALE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -213,6 +211,16 @@ class CheckerTest {
         Verdict v = s.check();
         assertEquals(Set.of(CONSERVATION), kinds(v), v.summary());
         assertTrue(v.violations().stream().anyMatch(x -> Long.valueOf(18).equals(x.userId())), v.summary());
+    }
+
+    @Test
+    void aBuyerMarkNamingAnotherOrderThanItsRowBreaksConservation() {
+        SaleFixture s = soundSale();
+        s.marks().put(12L, 199L);
+        Verdict v = s.check();
+        assertEquals(List.of(CONSERVATION), v.violations().stream().map(Violation::kind).toList(), v.summary());
+        assertEquals("199", v.violations().getFirst().orderId());
+        assertTrue(v.summary().contains("the buyer mark names this order, the user's row is 102"), v.summary());
     }
 
     @Test
@@ -441,6 +449,123 @@ class CheckerTest {
         assertEquals(Set.of(CONTRACT), kinds(v), v.summary());
         assertEquals(List.of("r99"), v.violations().getFirst().requestIds());
         assertTrue(v.violations().getFirst().detail().contains("502"), v.summary());
+    }
+
+    @Test
+    void aSoundSaleWithBothDocumentedExceptionsHoldsAndItsSummarySaysSo() {
+        SaleFixture s = new SaleFixture(6).bought(11, 101).boughtAndPaid(12, 102).boughtAndLapsed(13, 103)
+                .bought(14, 104);
+        s.purchase(15, 410, "SOLD_OUT", null);
+        s.purchase(16, 503, "UNAVAILABLE", null);
+        s.purchase(17, 0, null, null);
+        s.purchase(18, 503, "UNAVAILABLE", null);
+        s.purchase(18, 409, "ALREADY_PURCHASED", 108L);
+        s.row(18, 108, OrderRow.State.CONFIRMED, false);
+        s.purchase(19, 0, null, null);
+        s.row(19, 109, OrderRow.State.CONFIRMED, false);
+        SaleSummary sale = s.check().sale(SALE);
+        assertTrue(sale.holds() && sale.ok(), sale.summary());
+        assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_503, Excused.Kind.WRITTEN_AFTER_NO_ANSWER),
+                sale.exceptions().stream().map(Excused::kind).toList());
+        assertEquals(6, sale.dbOrders());
+        assertEquals(5, sale.liveOrders());
+        assertEquals(1, sale.paid());
+        assertEquals(1, sale.expired());
+        assertEquals(1, sale.redisReturned());
+        assertEquals(4, sale.accepted());
+        assertEquals(6, sale.distinctBuyers());
+        assertEquals(0, sale.lost());
+        assertEquals(1L, sale.redisRemaining());
+        assertTrue(sale.summary().startsWith("sale 7: stock 6, accepted(202) 4, db orders 6 (live 5, paid 1, "
+                + "expired 1), db stock 1, redis remaining 1, redis buyers 6, returned 1, buyers 6, oversold 0, "
+                + "duplicates 0, lost 0, all invariants hold; exceptions [WRITTEN_AFTER_503 sale 7 user 18"),
+                sale.summary());
+    }
+
+    @Test
+    void aKeptOrderThatReconcileReleasedIsALostOrder() {
+        // The send failed and the 503 named the order kept for a resend; reconcile released it instead: no row, the
+        // buyer mark gone, the unit back on sale. The stock adds up; the answer does not.
+        SaleFixture s = soundSale();
+        Op kept = s.purchase(18, 503, "UNAVAILABLE", 108L);
+        Verdict v = s.check();
+        assertEquals(List.of(LOST_ORDER), v.violations().stream().map(Violation::kind).toList(), v.summary());
+        assertEquals(List.of(kept.requestId()), v.violations().getFirst().requestIds());
+        assertEquals(1, v.sale(SALE).lost());
+        assertTrue(v.sale(SALE).summary().contains("lost 1, VIOLATIONS [LOST_ORDER sale 7 user 18 order 108"),
+                v.sale(SALE).summary());
+    }
+
+    @Test
+    void aUnitRedisGotBackTwiceIsNamed() {
+        SaleFixture s = soundSale();
+        s.remainingOff = 1;
+        Verdict v = s.check();
+        assertEquals(List.of(UNIT_RETURNED_TWICE), v.violations().stream().map(Violation::kind).toList(),
+                v.summary());
+        assertTrue(v.summary().contains("1 unit(s) given back more than once"), v.summary());
+    }
+
+    @Test
+    void aPaymentForAnOrderStillConfirmedIsAPaymentMismatch() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 202, "QUEUED", 102L);
+        s.row(12, 102, OrderRow.State.CONFIRMED, true);
+        Verdict v = s.check();
+        assertEquals(Set.of(PAYMENT_MISMATCH), kinds(v), v.summary());
+        assertTrue(v.summary().contains("a payment for an order still CONFIRMED"), v.summary());
+    }
+
+    @Test
+    void aSoldOutOnceEveryUnitWasTakenIsHonest() {
+        SaleFixture s = new SaleFixture(2).bought(11, 101).bought(12, 102);
+        s.purchase(13, 410, "SOLD_OUT", null);
+        Verdict v = s.check();
+        assertTrue(v.holds(), v.summary());
+    }
+
+    @Test
+    void aRowNoRecordedAnswerExplainsIsAnExceptionWhenTheClientDroppedAttemptsInFlight() {
+        // The bench's client drops what is in flight at its deadline: the buyer's dropped attempt may have written it.
+        SaleFixture s = new SaleFixture(3).bought(11, 101);
+        s.purchase(12, 429, "RATE_LIMITED", null);
+        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        s.row(13, 103, OrderRow.State.CONFIRMED, false);
+        Verdict dropped = Checker.check(s.history(), s.state(), Recording.IN_FLIGHT_DROPPED);
+        assertTrue(dropped.holds(), dropped.summary());
+        assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_UNRECORDED, Excused.Kind.WRITTEN_AFTER_UNRECORDED),
+                dropped.exceptions().stream().map(Excused::kind).toList());
+        assertEquals(2, dropped.counts().exceptions().get(Excused.Kind.WRITTEN_AFTER_UNRECORDED));
+        Verdict every = Checker.check(s.history(), s.state(), Recording.EVERY_ATTEMPT);
+        assertEquals(List.of(ROW_WITHOUT_ANSWER, ROW_WITHOUT_ANSWER),
+                every.violations().stream().map(Violation::kind).toList(), every.summary());
+    }
+
+    @Test
+    void droppedAttemptsExplainNoLostOrderAndNoOversell() {
+        // Only a row's want of an answer is unknown with dropped attempts; every other check holds as it is.
+        SaleFixture s = new SaleFixture(1).bought(11, 101).bought(12, 102);
+        s.purchase(13, 202, "QUEUED", 103L);
+        Verdict v = Checker.check(s.history(), s.state(), Recording.IN_FLIGHT_DROPPED);
+        assertEquals(Set.of(OVERSELL, LOST_ORDER), kinds(v), v.summary());
+    }
+
+    @Test
+    void everyViolationOfASaleIsInItsSummaryLine() {
+        SaleFixture s = new SaleFixture(1).bought(11, 101).bought(12, 102).bought(11, 105);
+        s.purchase(13, 202, "QUEUED", 103L);
+        s.row(14, 104, OrderRow.State.EXPIRED, true);
+        s.returned().add(999L);
+        Verdict v = s.check();
+        SaleSummary sale = v.sale(SALE);
+        assertFalse(sale.ok(), sale.summary());
+        assertEquals(Set.of(OVERSELL, SECOND_ORDER, LOST_ORDER, ROW_WITHOUT_ANSWER, UNIT_RETURNED_TWICE,
+                PAID_AND_EXPIRED), kinds(v), v.summary());
+        assertEquals(v.violations(), sale.violations());
+        assertEquals(2, sale.oversold());
+        assertEquals(1, sale.duplicates());
+        assertEquals(1, sale.lost());
+        sale.violationLines().forEach(line -> assertTrue(sale.summary().contains(line), line));
     }
 
     @Test

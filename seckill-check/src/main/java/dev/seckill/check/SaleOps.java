@@ -1,7 +1,5 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
 
 import java.util.Collection;
 import java.util.List;

@@ -1,11 +1,10 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
 import dev.seckill.purchase.OrderIds;
 
 import java.util.List;
 
-import static dev.seckill.chaos.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
+import static dev.seckill.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
 
 /**
  * A sale's 410 SOLD_OUT answers held against the units it had (docs/invariants.md 6: a 410 means no unit was left).

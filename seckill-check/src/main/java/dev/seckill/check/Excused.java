@@ -1,4 +1,4 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 import java.util.List;
 
@@ -14,7 +14,12 @@ public record Excused(Kind kind, long saleId, long userId, String orderId, Strin
         /** A 503 without an order id, and the user's order was written anyway (the service died after Kafka's ack). */
         WRITTEN_AFTER_503,
         /** A purchase that got no answer at all, and the user's order was written. */
-        WRITTEN_AFTER_NO_ANSWER
+        WRITTEN_AFTER_NO_ANSWER,
+        /**
+         * A row no recorded answer explains, in a history whose client dropped its attempts in flight at its deadline
+         * unrecorded ({@link Recording#IN_FLIGHT_DROPPED}): one of those may have written it, so its answer is unknown.
+         */
+        WRITTEN_AFTER_UNRECORDED
     }
 
     public String line() {

@@ -1,4 +1,4 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 /**
  * One {@code seckill_order} row as MySQL holds it at the end of a run.

@@ -1,18 +1,17 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
 
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
-import static dev.seckill.chaos.check.Violation.Kind.OVERSELL;
-import static dev.seckill.chaos.check.Violation.Kind.PAID_AND_EXPIRED;
-import static dev.seckill.chaos.check.Violation.Kind.PAYMENT_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_NOT_RETURNED;
-import static dev.seckill.chaos.check.Violation.Kind.UNIT_RETURNED_TWICE;
+import static dev.seckill.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.check.Violation.Kind.OVERSELL;
+import static dev.seckill.check.Violation.Kind.PAID_AND_EXPIRED;
+import static dev.seckill.check.Violation.Kind.PAYMENT_MISMATCH;
+import static dev.seckill.check.Violation.Kind.UNIT_NOT_RETURNED;
+import static dev.seckill.check.Violation.Kind.UNIT_RETURNED_TWICE;
 
 /**
  * The promises a sale's final state keeps by itself (docs/invariants.md 1, 4 and 5): no oversell, paid or expired
@@ -57,11 +56,14 @@ final class StateChecks {
             missingKeys(sale, ops, f);
             return;
         }
-        if (!oversold && redis.remaining() + live != total) {
-            long off = redis.remaining() + live - total;
+        // As in the database: a unit too many on sale was given back twice; a unit too few is held by no order.
+        long off = redis.remaining() + live - total;
+        if (!oversold && off > 0) {
+            f.violation(UNIT_RETURNED_TWICE, id, null, null, "Redis remaining " + redis.remaining() + " + live orders "
+                    + live + " > stock_total " + total + ": " + off + " unit(s) given back more than once", List.of());
+        } else if (!oversold && off < 0) {
             f.violation(CONSERVATION, id, null, null, "Redis remaining " + redis.remaining() + " + live orders " + live
-                    + " != stock_total " + total + (off > 0 ? ": " + off + " unit(s) more than the sale has"
-                    : ": " + -off + " unit(s) held by no order"), List.of());
+                    + " < stock_total " + total + ": " + -off + " unit(s) held by no order", List.of());
         }
         returns(sale, ops, f);
         marks(sale, ops, f);

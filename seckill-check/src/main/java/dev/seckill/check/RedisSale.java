@@ -1,4 +1,4 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 import java.util.List;
 import java.util.Map;

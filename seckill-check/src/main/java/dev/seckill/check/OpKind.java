@@ -1,4 +1,4 @@
-package dev.seckill.chaos.history;
+package dev.seckill.check;
 
 /** What a client of the workload asked for. */
 public enum OpKind {

@@ -1,4 +1,4 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
 import dev.seckill.redis.Keys;
 import org.redisson.api.RedissonClient;

@@ -1,7 +1,5 @@
-package dev.seckill.chaos.check;
+package dev.seckill.check;
 
-import dev.seckill.chaos.history.Op;
-import dev.seckill.chaos.history.OpKind;
 
 import java.util.HashMap;
 import java.util.List;
@@ -10,10 +8,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import static dev.seckill.chaos.check.Violation.Kind.ANSWER_MISMATCH;
-import static dev.seckill.chaos.check.Violation.Kind.CONSERVATION;
-import static dev.seckill.chaos.check.Violation.Kind.CONTRACT;
-import static dev.seckill.chaos.check.Violation.Kind.SALE_MISSING;
+import static dev.seckill.check.Violation.Kind.ANSWER_MISMATCH;
+import static dev.seckill.check.Violation.Kind.CONSERVATION;
+import static dev.seckill.check.Violation.Kind.CONTRACT;
+import static dev.seckill.check.Violation.Kind.SALE_MISSING;
 
 /**
  * Holds every answer of a history against the final state of its sales: per sale, the state's own promises
@@ -28,6 +26,14 @@ public final class Checker {
 
     /** The verdict on {@code history} (every operation of the run) given the state read after healing. */
     public static Verdict check(List<Op> history, FinalState state) {
+        return check(history, state, Recording.EVERY_ATTEMPT);
+    }
+
+    /**
+     * The same for a history that may lack attempts: {@code recording} says whether every attempt is in it (a row
+     * no answer explains is then a violation) or the client dropped those in flight at its deadline.
+     */
+    public static Verdict check(List<Op> history, FinalState state, Recording recording) {
         Findings f = new Findings();
         Map<Long, List<Op>> purchases = history.stream().filter(o -> o.kind() == OpKind.PURCHASE)
                 .collect(Collectors.groupingBy(Op::saleId));
@@ -41,14 +47,16 @@ public final class Checker {
                 continue;
             }
             StateChecks.check(sale, ops, f);
-            AnswerChecks.check(sale, ops, f);
+            AnswerChecks.check(sale, ops, recording, f);
             RefusalChecks.check(sale, ops, f);
         }
         unread(history, state, f);
         created(history, state, f);
         paid(history, state, f);
         contract(history, f);
-        return new Verdict(List.copyOf(f.violations), List.copyOf(f.exceptions), Counts.of(history, state, f));
+        return new Verdict(List.copyOf(f.violations), List.copyOf(f.exceptions), Counts.of(history, state, f),
+                state.sales().stream().map(s -> SaleSummary.of(s, purchases.getOrDefault(s.saleId(), List.of()), f))
+                        .toList());
     }
 
     /** Operations of sales the final state did not read: nothing to hold them against. */
