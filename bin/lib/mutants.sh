@@ -38,7 +38,8 @@ cmd_mutants() {
     case $r in
       0) verdicts+=("$n: caught ($(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s)") ;;
       130) say "interrupted"; return 130 ;;
-      *) rc=1; verdicts+=("$n: NOT caught ($(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s)") ;;
+      1) rc=1; verdicts+=("$n: NOT caught ($(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s)") ;;
+      *) rc=1; verdicts+=("$n: NOT RUN, an error (above) ($(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s)") ;;
     esac
   done
   echo
@@ -47,23 +48,23 @@ cmd_mutants() {
   return $rc
 }
 
-# mutant_run NAME (in a subshell): one mutant from its copy to its verdict; 0 when caught, 1 when not or when it
-# could not be run (said why), 130 when interrupted.
+# mutant_run NAME (in a subshell): one mutant from its copy to its verdict; 0 when caught, 1 when not, 2 when it
+# could not be run (mutant_error said why), 130 when interrupted.
 mutant_run() {
   local name=$1 modules tests invariants dir="$MUTANTS_RUN/$1" log reports
   read -r _ modules tests invariants <<< "$(mutant_plan "$name")"
   log="$MUTANTS_RUN/$name.log"
   reports="$MUTANTS_RUN/reports/$name"
-  say "mutant $name: $(head -1 "$MUTANTS_DIR/$name.patch")"
-  mutant_teardown "$dir" || die "mutant $name: an earlier run's stack is still up in $dir"
+  say "mutant $(head -1 "$MUTANTS_DIR/$name.patch")"
+  mutant_teardown "$dir" || mutant_error "mutant $name: an earlier run's stack is still up in $dir"
   trap 'mutant_teardown "$dir"' EXIT
   trap 'exit 130' INT TERM
   mkdir -p "$dir/.run/cache"
   : > "$log"
-  (cd "$HOME_DIR" && git archive HEAD) | tar -x -C "$dir" || die "failed to copy HEAD into $dir"
+  (cd "$HOME_DIR" && git archive HEAD) | tar -x -C "$dir" || mutant_error "failed to copy HEAD into $dir"
   # The copy lies inside this checkout: the ceiling keeps git apply from taking this checkout for its repository.
   GIT_CEILING_DIRECTORIES="$MUTANTS_RUN" git -C "$dir" apply "$MUTANTS_DIR/$name.patch" \
-    || die "mutants/$name.patch does not apply to HEAD"
+    || mutant_error "mutants/$name.patch does not apply to HEAD"
   # Kafka's jars as this checkout fetched them (install_stack), so the copy's stack does not fetch them again.
   cp -r "$(kafka_lib)" "$dir/.run/cache/"
 
@@ -73,14 +74,14 @@ mutant_run() {
     SECKILL_REDIS_PASSWORD="$REDIS_PASSWORD" SECKILL_DB_PASSWORD="$DB_PASSWORD" SECKILL_LINE_SECRET="$LINE_SECRET"
 
   say "mutant $name: building the copy (log: $log)"
-  (cd "$dir" && ./mvnw -q -B -DskipTests package >> "$log" 2>&1) || die "mutant $name: the build failed: see $log"
+  (cd "$dir" && ./mvnw -q -B -DskipTests package >> "$log" 2>&1) || mutant_error "mutant $name: the build failed: see $log"
   say "mutant $name: starting its stack in $RUN"
-  "$dir/bin/seckill" up "${COMPONENTS[@]}" >> "$log" 2>&1 || die "mutant $name: its stack did not start: see $log"
+  "$dir/bin/seckill" up "${COMPONENTS[@]}" >> "$log" 2>&1 || mutant_error "mutant $name: its stack did not start: see $log"
   say "mutant $name: running $tests ($modules)"
   # Failures do not stop the build: every test named runs, and the reports say which failed and why.
   (cd "$dir" && ./mvnw -B verify -pl "$modules" -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test="$tests" -Dit.failIfNoSpecifiedTests=false -Dmaven.test.failure.ignore=true >> "$log" 2>&1) \
-    || die "mutant $name: the test build failed: see $log"
+    || mutant_error "mutant $name: the test build failed: see $log"
   rm -rf "$reports"
   mkdir -p "$reports"
   local m
@@ -95,7 +96,7 @@ mutant_run() {
 mutant_verdict() {
   local name=$1 reports=$2 invariants=$3 ran failures caught=""
   ran=$(cat "$reports"/*/TEST-*.xml 2>/dev/null | grep -c '<testcase ' || true)
-  [ "${ran:-0}" -gt 0 ] || die "mutant $name: no test ran (the plan's test names?)"
+  [ "${ran:-0}" -gt 0 ] || mutant_error "mutant $name: no test ran (the plan's test names?)"
   failures=$(awk '
     /<testcase / {
       test = ""; if (match($0, /classname="[^"]*"/)) test = substr($0, RSTART + 11, RLENGTH - 12)
@@ -126,6 +127,9 @@ mutant_verdict() {
   echo "mutant $name: NOT caught: no failure names ${invariants//,/ or }"
   return 1
 }
+
+# A mutant that could not be run (not a verdict): says why and ends its subshell with 2.
+mutant_error() { say "$*"; exit 2; }
 
 # Stops the stack of a mutant's copy (by the copy's own script, with the mutants' ports and its run directory) and
 # removes the copy; a copy whose stack failed to stop is left for a look, and the next run of the mutant retries.
