@@ -57,7 +57,9 @@ mutant_run() {
   reports="$MUTANTS_RUN/reports/$name"
   say "mutant $(head -1 "$MUTANTS_DIR/$name.patch")"
   mutant_teardown "$dir" || mutant_error "mutant $name: an earlier run's stack is still up in $dir"
-  trap 'mutant_teardown "$dir"' EXIT
+  # The trap runs as the subshell exits, after this function's locals are gone: the path goes in now.
+  # shellcheck disable=SC2064
+  trap "mutant_teardown $(printf '%q' "$dir")" EXIT
   trap 'exit 130' INT TERM
   mkdir -p "$dir/.run/cache"
   : > "$log"
