@@ -107,6 +107,8 @@ mutant_verdict() {
     }
     /<(failure|error)[ >]/ {
       msg = ""; if (match($0, /message="[^"]*"/)) msg = substr($0, RSTART + 9, RLENGTH - 10)
+      gsub(/&#10;/, " ", msg); gsub(/&quot;/, "\"", msg); gsub(/&lt;/, "<", msg); gsub(/&gt;/, ">", msg)
+      gsub(/&amp;/, "\\&", msg)
       print test "\t" msg
     }' "$reports"/*/TEST-*.xml)
   if [ -z "$failures" ]; then
@@ -123,7 +125,7 @@ mutant_verdict() {
     done
   done <<< "$failures"
   if [ -n "$caught" ]; then
-    echo "mutant $name: CAUGHT ($(tr ' ' '\n' <<< "$caught" | sort -u | tr '\n' ' ' | sed 's/^ *//;s/ *$//'), of $ran tests)"
+    echo "mutant $name: CAUGHT, a failure names $(tr ' ' '\n' <<< "$caught" | sort -u | tr '\n' ' ' | sed 's/^ *//;s/ *$//') ($ran tests run)"
     return 0
   fi
   echo "mutant $name: NOT caught: no failure names ${invariants//,/ or }"
