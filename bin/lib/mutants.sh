@@ -21,9 +21,9 @@ mutant_plan() { awk -v n="$1" '!/^#/ && $1 == n { print; found = 1 } END { exit 
 
 cmd_mutants() {
   local names=() n r rc=0 t0 verdicts=()
-  if [ $# -gt 0 ]; then names=("$@"); else read -r -a names <<< "$(mutant_names | tr '\n' ' ')"; fi
+  if [ $# -gt 0 ]; then names=("$@"); else read -r -a names <<< "$(mutant_names | paste -sd ' ')"; fi
   for n in "${names[@]}"; do
-    mutant_plan "$n" > /dev/null || die "unknown mutant: $n (one of $(mutant_names | tr '\n' ' '))"
+    mutant_plan "$n" > /dev/null || die "unknown mutant: $n (one of $(mutant_names | paste -sd ' '))"
     [ -f "$MUTANTS_DIR/$n.patch" ] || die "mutants/plan names $n, but there is no mutants/$n.patch"
   done
   [ -z "$(cd "$HOME_DIR" && git status --porcelain -- . ':!.run' 2>/dev/null)" ] \
