@@ -32,6 +32,8 @@ import java.util.OptionalLong;
 public final class AdminService implements HttpService {
 
     private static final int MAX_BODY = 4096;
+    /** Disagreements listed in a stats answer: enough to see the kind of damage, bounded for a broken big sale. */
+    private static final int LISTED = 20;
 
     private final AdminAuth auth;
     private final SaleRepository sales;
@@ -126,14 +128,22 @@ public final class AdminService implements HttpService {
         return Duration.ofSeconds(seconds.getAsLong());
     }
 
-    /** The stats body; {@code consistent} is the conservation invariant, once the writer caught up. */
+    /**
+     * The stats body; {@code consistent} is the conservation invariant judged as sets, once the writer caught up, and
+     * {@code disagreements} names what breaks it (the first {@value #LISTED}; {@code disagreementCount} counts all).
+     */
     static Map<String, Object> json(SaleStats s) {
+        List<Disagreement> all = s.disagreements();
+        List<Map<String, Object>> listed = all.stream().limit(LISTED)
+                .map(d -> Answers.body("kind", d.kind().name(), "userId", d.userId(),
+                        "orderId", d.orderId() == null ? null : Long.toString(d.orderId()), "detail", d.detail()))
+                .toList();
         return Answers.body("saleId", s.saleId(), "stockTotal", s.stockTotal(), "dbStock", s.dbStock(),
                 "redisRemaining", s.redisRemaining(), "redisBuyers", s.redisBuyers(),
                 "redisReturned", s.redisReturned(), "dbOrders", s.orders().total(),
                 "dbConfirmed", s.orders().confirmed(), "dbPaid", s.orders().paid(), "dbExpired", s.orders().expired(),
                 "unitsOwed", s.unitsOwed(), "consumerLag", s.consumerLag(), "archived", s.archived(),
-                "consistent", s.consistent());
+                "consistent", all.isEmpty(), "disagreementCount", all.size(), "disagreements", listed);
     }
 
     static Map<String, Object> json(Reconciler.Report r) {

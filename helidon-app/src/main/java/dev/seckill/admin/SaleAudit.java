@@ -20,10 +20,14 @@ public final class SaleAudit {
         this.lag = lag;
     }
 
+    /**
+     * One bulk read per set, whatever the sale's size: the buyers hash and the returned set from Redis, the rows in
+     * one query from the database (no lookup per buyer).
+     */
     public SaleStats stats(Sale sale) {
-        return new SaleStats(sale.id(), sale.stockTotal(), sales.dbStock(sale.id()).actual(),
-                stock.remaining(sale.id()), stock.buyers(sale.id()), stock.returned(sale.id()),
-                orders.countsForSale(sale.id()), orders.unitsOwed(sale.id()), lag.total(),
-                stock.archivedAt(sale.id()) != null);
+        long id = sale.id();
+        return new SaleStats(id, sale.stockTotal(), sales.dbStock(id).actual(), stock.remaining(id),
+                stock.buyerOrders(id), stock.returnedOrders(id), orders.rowsOfSale(id), orders.unitsOwed(id),
+                lag.total(), stock.archivedAt(id) != null);
     }
 }

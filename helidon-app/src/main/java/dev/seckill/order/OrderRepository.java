@@ -7,8 +7,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -76,6 +78,18 @@ public final class OrderRepository implements OrderSource {
         Set<Long> out = new HashSet<>();
         query("SELECT order_id FROM seckill_order WHERE sale_id = ? AND state = 'EXPIRED'", saleId,
                 rs -> out.add(rs.getLong(1)), "the sale's expired orders");
+        return out;
+    }
+
+    /**
+     * Every written order of a sale with its state, in one query (one index range: the unique key sale_id, user_id):
+     * the stats compare them with the buyer marks one by one. Bounded by the sale's buyers.
+     */
+    public List<OrderRow> rowsOfSale(long saleId) {
+        List<OrderRow> out = new ArrayList<>();
+        query("SELECT user_id, order_id, state FROM seckill_order WHERE sale_id = ?", saleId,
+                rs -> out.add(new OrderRow(rs.getLong(1), rs.getLong(2), OrderState.valueOf(rs.getString(3)))),
+                "the sale's orders");
         return out;
     }
 

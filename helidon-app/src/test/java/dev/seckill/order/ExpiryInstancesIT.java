@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The expiry runs by itself on every instance, and each lapsed order expires once and gives its unit back once:
@@ -26,9 +28,10 @@ class ExpiryInstancesIT {
     private final Shoppers shop = new Shoppers();
 
     @Test
-    void twoInstancesExpireEachOrderOnceAndEveryUnitComesBackOnce() {
+    void twoInstancesExpireEachOrderOnceAndEveryUnitComesBackOnce() throws SQLException {
         int stock = 40;
         long sale = shop.sale(stock, 2);
+        String since = dbNow();
         double firstBefore = expired(shop.http.get(shop.stack.adminUrl() + "/observe/metrics").body());
         // Small batches, often: the two instances' passes overlap and meet on the same sale's rows.
         try (SecondService second = SecondService.start(Map.of("SECKILL_EXPIRY_BATCH", "4",
@@ -46,10 +49,20 @@ class ExpiryInstancesIT {
             assertEquals(stock, stats.path("redisReturned").asLong());
             assertEquals(stock, stats.path("redisRemaining").asLong(), "no unit came back twice: " + stats);
             assertEquals(stock, stats.path("dbStock").asLong(), stats.toString());
+            shop.assertRowsAreTheNamedOrders(sale, owners);
+            // Who expired what: each instance's own counter of orders it expired (seckill.orders.expired). The
+            // counters count every sale, so orders of other sales that expired meanwhile (read from MySQL after
+            // the counters, a superset) are held against them.
             double byFirst = expired(shop.http.get(shop.stack.adminUrl() + "/observe/metrics").body()) - firstBefore;
             double bySecond = expired(second.metrics());
+            long foreign = shop.sql("SELECT COUNT(*) FROM seckill_order WHERE sale_id <> ? AND state = 'EXPIRED' "
+                    + "AND expired_at >= '" + since + "'", sale);
             System.out.println("two instances: the first expired " + byFirst + ", the second " + bySecond
-                    + " of " + stock + " orders");
+                    + " of " + stock + " orders (" + foreign + " orders of other sales expired meanwhile)");
+            assertTrue(byFirst > foreign && bySecond > foreign, "the race happened: both instances expired orders "
+                    + "of the sale (first " + byFirst + ", second " + bySecond + ", other sales' " + foreign + ")");
+            assertTrue(byFirst + bySecond >= stock && byFirst + bySecond <= stock + foreign,
+                    "each order expired by one instance, once: " + byFirst + " + " + bySecond);
             long again = Shoppers.newUser();
             String resold = other.bought(sale, again);
             shop.await(resold, again, "CONFIRMED", Shoppers.CONFIRMATION);
@@ -84,6 +97,15 @@ class ExpiryInstancesIT {
         assertEquals(2, stats.path("redisReturned").asLong());
         assertEquals(3, stats.path("dbStock").asLong());
         assertEquals(0, stats.path("unitsOwed").asLong());
+    }
+
+    /** The database's clock now, as its own text (expired_at is written by that clock; no time zone between). */
+    private String dbNow() throws SQLException {
+        try (Connection c = shop.stack.db(); PreparedStatement ps = c.prepareStatement("SELECT CAST(NOW(3) AS CHAR)");
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 
     /** Waits until the writer has written the order (read from MySQL: the service is down). */

@@ -77,7 +77,10 @@ class PayRacesExpiryIT {
         assertEquals(paid, stats.path("dbPaid").asLong());
         assertEquals(ORDERS - paid, stats.path("dbExpired").asLong());
         assertEquals(ORDERS - paid, stats.path("redisRemaining").asLong(), "each expired unit came back once");
+        shop.assertRowsAreTheNamedOrders(sale, owners);
         System.out.println("pay racing expiry: " + paid + " paid, " + (ORDERS - paid) + " expired of " + ORDERS);
+        assertTrue(paid > 0 && paid < ORDERS, "the race happened: some pays won and some expiries won ("
+                + paid + " paid of " + ORDERS + ")");
     }
 
     @Test

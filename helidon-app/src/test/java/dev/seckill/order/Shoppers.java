@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.SaleRows;
 import dev.seckill.testkit.Stack;
 
 import java.sql.Connection;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -136,6 +138,11 @@ final class Shoppers {
             JsonNode s = stats(saleId);
             return s.path("consistent").asBoolean() ? s : null;
         }, "sale " + saleId + " to be consistent (writer caught up, no unit owed to Redis)");
+    }
+
+    /** Fails unless the sale's rows are exactly the orders the 202s named (orderId to userId). */
+    void assertRowsAreTheNamedOrders(long saleId, Map<String, Long> named) {
+        SaleRows.assertAreTheNamedOrders(stack, saleId, named);
     }
 
     /** One number from MySQL, straight (never through the service). */

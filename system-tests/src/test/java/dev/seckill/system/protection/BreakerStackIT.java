@@ -2,9 +2,18 @@ package dev.seckill.system.protection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.testkit.Await;
+import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.StackRedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,7 +63,7 @@ class BreakerStackIT {
     void redisStoppedOpensItsBreakerAndPurchasesAreRefusedAtOnce() {
         long sale = svc.activeSale(1000);
         assertEquals(202, svc.purchase(sale, svc.newUser()).status());
-        outage("redis", () -> svc.purchase(sale, svc.newUser()), 202, () -> { });
+        outage("redis", () -> svc.purchase(sale, svc.newUser()), 202, () -> { }, null);
         settled(sale);
     }
 
@@ -62,7 +71,7 @@ class BreakerStackIT {
     void kafkaStoppedOpensItsBreakerAndPurchasesAreRefusedBeforeAUnitIsTaken() {
         long sale = svc.activeSale(1000);
         assertEquals(202, svc.purchase(sale, svc.newUser()).status());
-        outage("kafka", () -> svc.purchase(sale, svc.newUser()), 202, () -> { });
+        outage("kafka", () -> svc.purchase(sale, svc.newUser()), 202, () -> { }, sale);
         settled(sale);
     }
 
@@ -78,15 +87,17 @@ class BreakerStackIT {
         outage("db", () -> svc.order(orderId, buyer), 200, () -> {
             HttpJson.Response r = svc.purchase(sale, svc.newUser());
             assertEquals(202, r.status(), "a sale this instance holds needs no database to sell: " + r.body());
-        });
+        }, null);
         settled(sale);
     }
 
     /**
      * Stops the dependency, loads the request until the breaker opens, checks the answers while open (and runs
-     * {@code whileOpen}), starts it again and waits for {@code okStatus}.
+     * {@code whileOpen}), starts it again and waits for {@code okStatus}. With {@code stockOf} a sale, the answers
+     * while open are shown to have taken no unit: its stock read from Redis and from MySQL before and after them.
      */
-    private void outage(String dependency, Supplier<HttpJson.Response> request, int okStatus, Runnable whileOpen) {
+    private void outage(String dependency, Supplier<HttpJson.Response> request, int okStatus, Runnable whileOpen,
+                        Long stockOf) {
         svc.stack.seckill(STACK_OP, "down", dependency);
         List<Timed> opening = new ArrayList<>();
         List<Timed> open = new ArrayList<>();
@@ -100,9 +111,11 @@ class BreakerStackIT {
             assertEquals("DEGRADED", health.code());
 
             Map<String, Double> before = svc.metrics();
+            long[] stockBefore = stockOf == null ? null : stock(stockOf);
             for (int i = 0; i < WHILE_OPEN; i++) {
                 open.add(timed(request));
             }
+            long[] stockAfter = stockOf == null ? null : stock(stockOf);
             Map<String, Double> after = svc.metrics();
             for (Timed t : open) {
                 assertEquals(503, t.response().status(), t.response().body());
@@ -113,6 +126,17 @@ class BreakerStackIT {
                     - ProtectionStack.series(before, "seckill_breaker_refused", "\"" + dependency + "\"");
             assertTrue(refused >= WHILE_OPEN - PROBES, refused + " of " + WHILE_OPEN + " answers were refused "
                     + "without calling " + dependency);
+            if (stockOf != null) {
+                // A refused request takes no unit; a half-open probe the breaker let through reserves one and keeps
+                // it for its resend (its send fails while the dependency is down): none unless the wait ended.
+                long letThrough = WHILE_OPEN - Math.round(refused);
+                System.out.printf("breaker %s: stock of sale %d before %d answers while open: Redis %d, MySQL %d; "
+                        + "after: Redis %d, MySQL %d; let through %d%n", dependency, stockOf, WHILE_OPEN,
+                        stockBefore[0], stockBefore[1], stockAfter[0], stockAfter[1], letThrough);
+                assertEquals(letThrough, stockBefore[0] - stockAfter[0], "Redis stock moved by other than the "
+                        + letThrough + " requests the breaker let through");
+                assertEquals(stockBefore[1], stockAfter[1], "MySQL stock moved while " + dependency + " was down");
+            }
             whileOpen.run();
         } finally {
             svc.stack.seckill(STACK_OP, "up", dependency);
@@ -124,6 +148,23 @@ class BreakerStackIT {
         Await.until(Duration.ofSeconds(120), () -> request.get().status() == okStatus,
                 "requests to succeed again once " + dependency + " is back");
         Await.until(Duration.ofSeconds(30), () -> svc.health().status() == 200, "the health to say UP again");
+    }
+
+    /** The sale's stock read directly: {Redis remaining, MySQL sale.stock}. */
+    private long[] stock(long sale) {
+        RedissonClient redis = StackRedis.connect(svc.stack, RedisClients::connect);
+        try (Connection c = svc.stack.db();
+             PreparedStatement ps = c.prepareStatement("SELECT stock FROM sale WHERE id = ?")) {
+            ps.setLong(1, sale);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "sale " + sale + " in MySQL");
+                return new long[] {redis.getAtomicLong(Keys.stock(sale)).get(), rs.getLong(1)};
+            }
+        } catch (SQLException e) {
+            throw new AssertionError("failed to read the stock of sale " + sale + ": " + e.getMessage(), e);
+        } finally {
+            redis.shutdown();
+        }
     }
 
     private List<Timed> concurrently(Supplier<HttpJson.Response> request) {
@@ -154,11 +195,16 @@ class BreakerStackIT {
 
     /** The invariants of docs/invariants.md once the writer caught up (reconcile releases what a failure left). */
     private void settled(long sale) {
-        Await.until(Duration.ofSeconds(150), () -> {
-            svc.reconcile(sale);
-            JsonNode stats = svc.stats(sale);
-            return stats.path("consistent").asBoolean();
-        }, "sale " + sale + " to be consistent after the outage");
+        JsonNode[] last = new JsonNode[1];
+        try {
+            Await.until(Duration.ofSeconds(150), () -> {
+                svc.reconcile(sale);
+                last[0] = svc.stats(sale);
+                return last[0].path("consistent").asBoolean() && last[0].path("disagreementCount").asInt(-1) == 0;
+            }, "sale " + sale + " to be consistent (marks and rows one to one) after the outage");
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; last stats " + last[0], e);
+        }
     }
 
     private static Map<Integer, Long> byStatus(List<Timed> answers) {

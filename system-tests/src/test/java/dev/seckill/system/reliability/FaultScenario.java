@@ -115,14 +115,29 @@ public final class FaultScenario {
         return second;
     }
 
-    /** Runs {@code fault}, then {@code meanwhile} while it lasts, and always {@code repair} after them. */
+    /**
+     * Runs {@code fault}, then {@code meanwhile} while it lasts, and always {@code repair} after them; then asserts
+     * that the fault met the sale: some clicks were in flight during its window (from the fault's start to the end of
+     * its repair). A click is counted when its answer (or its failure) came within the window: it was sent before the
+     * fault and answered after it began, or sent during it. Those still unanswered when the repair ends are not
+     * counted, so the count is a lower bound.
+     */
     public void inject(Step fault, Step meanwhile, Step repair) throws Exception {
+        long before = answered();
         try {
             fault.run();
             meanwhile.run();
         } finally {
             repair.run();
         }
+        long during = answered() - before;
+        System.out.println("fault scenario [" + name + "]: " + during + " clicks answered within the fault's window");
+        assertTrue(during > 0, name + ": no click was in flight during the fault (answered within its window)");
+    }
+
+    /** Clicks of both crowds answered so far (a crowd not started has none). */
+    private long answered() {
+        return first.attempts() + (second.started() ? second.attempts() : 0);
     }
 
     /**

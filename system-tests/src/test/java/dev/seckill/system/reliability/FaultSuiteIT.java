@@ -107,7 +107,7 @@ class FaultSuiteIT {
     void edgeReloadedUnderLoad() throws Exception {
         FaultScenario s = FaultScenario.begin("edge reload");
         s.second().start();
-        stack.seckill(STACK_OP, "reload-edge");
+        s.inject(() -> stack.seckill(STACK_OP, "reload-edge"), () -> { }, () -> { });
         s.finishAndCheck();
         // A keep-alive connection the old workers close can race a new request on it (HTTP/1.1 has no answer for
         // that): such a click gets no answer and the shopper clicks again. No shopper may be left without one.
