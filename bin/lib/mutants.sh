@@ -93,8 +93,9 @@ mutant_run() {
   mutant_verdict "$name" "$reports" "$invariants"
 }
 
-# mutant_verdict NAME REPORTS INVARIANTS: prints each failed test with the violation kinds its message names (a
-# "KIND:" as the checkers print them) and the verdict; 0 when a failure names one of INVARIANTS (comma-separated).
+# mutant_verdict NAME REPORTS INVARIANTS: prints each failed test with the violation kinds its message names
+# ("KIND sale N" as the checker's violations print them, or "KIND:") and the verdict; 0 when a failure names one of
+# INVARIANTS (comma-separated).
 mutant_verdict() {
   local name=$1 reports=$2 invariants=$3 ran failures caught=""
   ran=$(cat "$reports"/*/TEST-*.xml 2>/dev/null | grep -c '<testcase ' || true)
@@ -117,7 +118,7 @@ mutant_verdict() {
   fi
   local test msg kinds k
   while IFS=$'\t' read -r test msg; do
-    kinds=$(grep -oE '\b[A-Z][A-Z_]*[A-Z]:' <<< "$msg" | tr -d ':' | sort -u | tr '\n' ' ')
+    kinds=$(grep -oE '\b[A-Z][A-Z_]*[A-Z](:| sale [0-9])' <<< "$msg" | sed 's/[: ].*//' | sort -u | tr '\n' ' ')
     echo "mutant $name: $test failed, naming: ${kinds:-no invariant}"
     echo "    ${msg:0:400}"
     for k in ${invariants//,/ }; do
