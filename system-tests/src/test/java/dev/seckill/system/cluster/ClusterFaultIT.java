@@ -53,11 +53,12 @@ class ClusterFaultIT {
     @Test
     @Order(1)
     void redisMasterOfTheSaleKilled() throws Exception {
-        FaultScenario s = FaultScenario.begin("Redis master SIGKILL", site);
         RedisCluster redis = cluster.redis();
+        FaultScenario s = FaultScenario.begin("Redis master SIGKILL", site, (first, other) ->
+                redis.masterOf(Keys.stock(first)).equals(redis.masterOf(Keys.stock(other))));
         String key = Keys.stock(s.first().saleId);
         String master = redis.masterOf(key).orElseThrow();
-        SaleRun second = s.secondWhere(id -> redis.masterOf(Keys.stock(id)).orElse("").equals(master));
+        SaleRun second = s.second();
         long[] at = new long[4];
         String[] promoted = new String[1];
         s.inject(() -> {
