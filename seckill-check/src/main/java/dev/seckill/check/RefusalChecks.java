@@ -2,7 +2,9 @@ package dev.seckill.check;
 
 import dev.seckill.purchase.OrderIds;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static dev.seckill.check.Violation.Kind.SOLD_OUT_WITH_STOCK;
 
@@ -29,13 +31,18 @@ final class RefusalChecks {
     }
 
     static void check(SaleState sale, SaleOps ops, Findings f) {
+        // The orders that took a unit: every row, and every order an answer granted (a 202 or a 503 naming it) even
+        // without its row, so that a lost order is reported as lost, not also as a refusal while its unit was left.
+        Set<Long> taken = new HashSet<>();
+        sale.orders().forEach(r -> taken.add(r.orderId()));
+        ops.purchases().stream().filter(SaleOps::grants).map(Op::orderId).filter(id -> id.matches("\\d{1,19}"))
+                .forEach(id -> taken.add(Long.parseLong(id)));
         for (Op op : ops.purchases()) {
             if (op.status() != 410 || !"SOLD_OUT".equals(op.code())) {
                 continue;
             }
             long until = op.endMillis() + CLOCK_SLACK_MS;
-            long minted = sale.orders().stream()
-                    .filter(r -> OrderIds.createdAt(r.orderId()).toEpochMilli() <= until).count();
+            long minted = taken.stream().filter(id -> OrderIds.createdAt(id).toEpochMilli() <= until).count();
             long undecided = ops.purchases().stream()
                     .filter(o -> o.startMillis() <= until && (!o.answered() || o.status() >= 500)).count();
             long left = sale.stockTotal() - minted - undecided;

@@ -384,6 +384,18 @@ class CheckerTest {
     }
 
     @Test
+    void aLostOrdersUnitCountsAsTakenSoTheSoldOutAfterItIsNotNamed() {
+        // Two units: one row, and one 202 whose order the writer lost. The 410 after both is honest; the loss is
+        // the finding, once.
+        SaleFixture s = new SaleFixture(2).bought(11, 101);
+        s.purchase(12, 202, "QUEUED", 102L);
+        s.purchase(13, 410, "SOLD_OUT", null);
+        Verdict v = s.check();
+        assertTrue(kinds(v).contains(LOST_ORDER), v.summary());
+        assertFalse(kinds(v).contains(SOLD_OUT_WITH_STOCK), v.summary());
+    }
+
+    @Test
     void aSoldOutBeforeTheLastUnitsOrderWasMintedIsNamedAndOneAfterItIsNot() {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
         Op early = s.purchase(13, 410, "SOLD_OUT", null);
