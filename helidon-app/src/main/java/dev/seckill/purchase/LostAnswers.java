@@ -16,8 +16,8 @@ import java.util.List;
  * purchase goes on (to its replicas' confirmation and Kafka) as if the answer had come; if not, nothing was reserved
  * for it and 503 is the truth, kept true by the same atomic step: confirm.lua fences that order id, so a copy of the
  * call that runs late (stalled in a socket, or resent by Redisson) reserves nothing ({@link Fence}). Only when this
- * question fails too is the outcome unknown: the 503 says so, and reconcile gives back a unit that no order ever
- * claims (docs/failures.md). confirm.lua writes no mark, so asking cannot take a unit itself.
+ * question fails too is the outcome unknown: the 503 says so, and the purchase notes the order for the resender
+ * ({@link ReservationUnknown}; docs/failures.md). confirm.lua writes no mark, so asking cannot take a unit itself.
  */
 final class LostAnswers {
 
@@ -39,8 +39,8 @@ final class LostAnswers {
             marks = scripts.list(Script.CONFIRM, Keys.confirm(saleId), Fence.confirmArgs(attempts, pairs));
         } catch (RedisException again) {
             lost.addSuppressed(again);
-            DependencyUnavailable unknown = new DependencyUnavailable("failed to run purchase.lua for sale " + saleId
-                    + ", and to learn whether it reserved units (reconcile releases one no order claims)", lost);
+            ReservationUnknown unknown = new ReservationUnknown("failed to run purchase.lua for sale " + saleId
+                    + ", and to learn whether it reserved units (the resender records one it did)", lost);
             return attempts.stream().map(x -> Decision.failed(unknown)).toList();
         }
         List<Decision> decisions = new ArrayList<>(attempts.size());

@@ -51,7 +51,7 @@ public final class Purchaser {
      * @param requestId the purchase's X-Request-Id: it goes into the Kafka record's headers and the accepted line
      * @return the outcome as the reserver decided it; {@code Queued} only once the order is in Kafka
      * @throws DependencyUnavailable when Redis or Kafka fails, or the reservation did not reach its replicas (a unit
-     *         never sent has been given back, or reconcile will); {@link OrderKept}, naming the order, when the unit
+     *         never sent has been given back or, when that failed too, is noted for the resender); {@link OrderKept}, naming the order, when the unit
      *         was taken and its send failed (it stays held and is resent)
      */
     public PurchaseOutcome attempt(Sale sale, User user, String requestId) {
@@ -67,6 +67,10 @@ public final class Purchaser {
             metrics.notReplicated();
             // Nothing was sent for it. A RESEND's earlier order is not this id, so its unit is not touched here.
             giveBack(sale.id(), user.id(), orderId);
+            throw e;
+        } catch (ReservationUnknown e) {
+            // Perhaps reserved: a retry would name it, so it is recorded and sent once Redis answers.
+            unsentSales.unrecorded(sale.id(), user.id(), orderId);
             throw e;
         } catch (UnitsHeld e) {
             // Perhaps held by another instance's failed sends (it may be gone): resend them from here too.
@@ -94,8 +98,8 @@ public final class Purchaser {
             delivery = metrics.kafka().record(() -> publisher.publish(event, requestId));
         } catch (DependencyUnavailable e) {
             // The answer names the order only once its record stands: a record that failed (Redis down too) or that
-            // no replica confirmed (a failover may lose it) cannot promise a resend, and reconcile then settles the
-            // unit by its age (released if the order never lands). That answer is the plain 503.
+            // no replica confirmed (a failover may lose it with the unit) cannot promise a resend. That answer is the
+            // plain 503; the resender still records and sends the order once Redis and its replicas answer.
             if (keepUnsent(sale.id(), userId, reserved, now)) {
                 throw new OrderKept(Long.toString(reserved), e);
             }
@@ -109,9 +113,9 @@ public final class Purchaser {
 
     /**
      * Records the failed send so a retry resends the order; true when the record stands (written, and confirmed by
-     * the replicas where they are required). If Redis fails here too the unit is still safe: a first send is settled
-     * once its id is older than the grace, a resend once purchase.lua's refreshed time is; only the buyer's retry
-     * hears ALREADY_PURCHASED instead of being resent, and reconcile releases the unit if it never lands.
+     * the replicas where they are required: one only on the master is resent once they are back, or lost with the
+     * unit in a failover). If Redis fails here too the unit is still safe: it is noted for the resender, which
+     * records it once Redis answers; a retry meanwhile hears ALREADY_PURCHASED naming the order it then sends.
      */
     private boolean keepUnsent(long saleId, long userId, long orderId, long sentAt) {
         metrics.unsent();
@@ -120,12 +124,13 @@ public final class Purchaser {
             unsentSales.add(saleId);
             if (!kept) {
                 LOG.log(System.Logger.Level.WARNING, "the failed send of order " + orderId + " (sale " + saleId
-                        + ", user " + userId + ") is not held for a resend; reconcile settles it by its age");
+                        + ", user " + userId + ") is not confirmed as held for a resend (no mark, or replicas short)");
             }
             return kept;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "failed to record the failed send of order " + orderId + " (sale "
-                    + saleId + ", user " + userId + "); reconcile settles it by its age: " + e.getMessage(), e);
+                    + saleId + ", user " + userId + "); the resender records it once Redis answers: " + e.getMessage(), e);
+            unsentSales.unrecorded(saleId, userId, orderId);
             return false;
         }
     }
@@ -141,16 +146,19 @@ public final class Purchaser {
     }
 
     /**
-     * Compensates a reservation that was never sent because its replicas did not confirm it; a failure here is left
-     * to reconcile.
+     * Compensates a reservation that was never sent because its replicas did not confirm it. When that fails too the
+     * unit is kept instead: a retry of the buyer may find the mark and name the order, so the resender records it and
+     * sends it once Redis answers (unsent.lua keeps nothing if a failover lost the mark with its unit).
      */
     private void giveBack(long saleId, long userId, long orderId) {
         try {
             reopener.unitReturned(saleId, ledger.compensate(saleId, userId, orderId, Long.MAX_VALUE));
         } catch (RuntimeException e) {
             metrics.compensationFailed();
-            LOG.log(System.Logger.Level.ERROR, "failed to give back the unit of order " + orderId + " (sale " + saleId
-                    + ", user " + userId + "); reconcile will: " + e.getMessage(), e);
+            LOG.log(System.Logger.Level.WARNING, "failed to give back the unit of order " + orderId + " (sale "
+                    + saleId + ", user " + userId + "); it is kept, and the resender records and sends it once Redis "
+                    + "answers: " + e.getMessage(), e);
+            unsentSales.unrecorded(saleId, userId, orderId);
         }
     }
 }

@@ -52,8 +52,12 @@ public final class Resender {
         this.afterMillis = after.toMillis();
     }
 
-    /** One pass over every tracked sale; the sends of a pass run at once. Returns how many orders it resent. */
+    /**
+     * One pass: the reservations whose record could not be written are recorded first, then every tracked sale's
+     * entries are looked at; the sends of a pass run at once. Returns how many orders it resent.
+     */
     public int resendDue() {
+        record();
         List<Future<Boolean>> sends = new ArrayList<>();
         try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
             for (long saleId : sales.snapshot()) {
@@ -73,6 +77,26 @@ public final class Resender {
             }
         }
         return (int) sends.stream().filter(Future::resultNow).count();
+    }
+
+    /**
+     * Writes the record of each unit held for an order no record speaks for, stamped now so reconcile gives it a
+     * full grace: unsent.lua keeps nothing when the buyer's mark is not the order (a failover lost it with its
+     * unit, or it was given back). One that Redis still fails stays for the next pass.
+     */
+    private void record() {
+        for (UnsentSales.Unrecorded u : sales.unrecorded()) {
+            try {
+                boolean held = ledger.unsent(u.saleId(), u.userId(), u.orderId(), clock.millis());
+                sales.recorded(u);
+                LOG.log(System.Logger.Level.INFO, "order " + u.orderId() + " (sale " + u.saleId() + ", user "
+                        + u.userId() + ") " + (held ? "recorded as unsent: it is sent" : "not confirmed as held (no mark, or "
+                        + "its replicas short: then sent once they confirm it)"));
+            } catch (DependencyUnavailable e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "the record of order " + u.orderId() + " failed again, next "
+                        + "pass: " + e.getMessage());
+            }
+        }
     }
 
     /** Stops tracking a sale with nothing held; an entry written meanwhile keeps it tracked. */

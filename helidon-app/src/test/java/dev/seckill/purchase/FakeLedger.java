@@ -1,5 +1,7 @@
 package dev.seckill.purchase;
 
+import dev.seckill.failure.DependencyUnavailable;
+
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -8,6 +10,7 @@ public final class FakeLedger implements UnitLedger {
 
     private volatile long remainingAfterUndo = 5;
     private volatile boolean holds = true;
+    private volatile boolean down;
     private final List<Long> givenBack = new CopyOnWriteArrayList<>();
     private final List<Long> unsent = new CopyOnWriteArrayList<>();
     private final List<Long> sent = new CopyOnWriteArrayList<>();
@@ -16,6 +19,7 @@ public final class FakeLedger implements UnitLedger {
     public void reset() {
         remainingAfterUndo = 5;
         holds = true;
+        down = false;
         givenBack.clear();
         unsent.clear();
         sent.clear();
@@ -24,6 +28,17 @@ public final class FakeLedger implements UnitLedger {
     /** What unsent answers: false as when the buyer's mark is no longer the order (a release came first). */
     public void holds(boolean holds) {
         this.holds = holds;
+    }
+
+    /** While down, compensate and unsent fail as Redis failing would (nothing recorded). */
+    public void down(boolean down) {
+        this.down = down;
+    }
+
+    private void failIfDown(String script) {
+        if (down) {
+            throw new DependencyUnavailable("failed to run " + script + ": Redis is down");
+        }
     }
 
     /** What compensate answers: the remaining stock after the unit came back. */
@@ -48,12 +63,14 @@ public final class FakeLedger implements UnitLedger {
 
     @Override
     public long compensate(long saleId, long userId, long orderId, long sentBeforeMillis) {
+        failIfDown("compensate.lua");
         givenBack.add(orderId);
         return remainingAfterUndo;
     }
 
     @Override
     public boolean unsent(long saleId, long userId, long orderId, long sentAtMillis) {
+        failIfDown("unsent.lua");
         unsent.add(orderId);
         return holds;
     }

@@ -134,7 +134,7 @@ class PurchaserTest {
 
     /**
      * The double fault: the send failed and its record did not stand (Redis failed too, or no replica confirmed
-     * it). Nothing promises a resend, so the answer names no order (the plain 503); reconcile settles the unit.
+     * it). Nothing promises a resend, so the answer names no order (the plain 503).
      */
     @Test
     void aFailedSendWhoseRecordDidNotStandIsAPlainUnavailableNamingNoOrder() {
@@ -202,6 +202,49 @@ class PurchaserTest {
         assertEquals(1, ledger.givenBack().size(), "the unit is given back");
         assertTrue(producer.history().isEmpty(), "no order for it");
         assertEquals(1, registry.get("seckill.reservations.unreplicated").counter().count());
+    }
+
+    /**
+     * The master died between the reservation and its confirmation, and took the give-back with it: the mark may
+     * have reached the replica that is promoted, where a retry would find it and name the order. The unit is kept
+     * for the resender, never left for reconcile to release behind that answer.
+     */
+    @Test
+    void anUnconfirmedReservationThatCannotBeGivenBackIsNotedForTheResender() {
+        MockProducer<String, byte[]> producer = producer(true);
+        reserver.fail(new ReservationNotReplicated(SALE.id(), 900, "its confirmation failed: connection reset"));
+        ledger.down(true);
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertTrue(producer.history().isEmpty(), "no order sent on a reservation no replica confirmed");
+        assertEquals(1, unsentSales.unrecorded().size(), "kept for the resender: " + unsentSales.unrecorded());
+        assertEquals(BUYER.id(), unsentSales.unrecorded().getFirst().userId());
+    }
+
+    @Test
+    void aFailedSendWhoseRecordFailedTooIsNotedForTheResender() {
+        MockProducer<String, byte[]> producer = producer(true);
+        producer.sendException = new KafkaException("no metadata in 2000 ms");
+        ledger.down(true);
+        DependencyUnavailable e = assertThrows(DependencyUnavailable.class,
+                () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertFalse(e instanceof OrderKept, "a 503 naming an order no record holds");
+        assertEquals(1, unsentSales.unrecorded().size(), "kept for the resender: " + unsentSales.unrecorded());
+    }
+
+    @Test
+    void aReservationWhoseAnswerAndQuestionWereBothLostIsNotedForTheResender() {
+        reserver.fail(new ReservationUnknown("failed to run purchase.lua for sale 7, and confirm.lua",
+                new RuntimeException("timeout")));
+        assertThrows(ReservationUnknown.class, () -> purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
+        assertEquals(1, unsentSales.unrecorded().size(), "kept for the resender: " + unsentSales.unrecorded());
+        assertTrue(ledger.givenBack().isEmpty(), "nothing is given back on a guess");
+    }
+
+    @Test
+    void aFailureThatReservedNothingNotesNothing() {
+        reserver.fail(new DependencyUnavailable("the Redis keys of sale 7 are missing"));
+        assertThrows(DependencyUnavailable.class, () -> purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
+        assertTrue(unsentSales.unrecorded().isEmpty(), "noted: " + unsentSales.unrecorded());
     }
 
     @Test

@@ -54,6 +54,19 @@ class ResenderTest {
     }
 
     @Test
+    void aReservationNoRecordSpeaksForIsRecordedStampedNowOnceRedisAnswers() {
+        sales.unrecorded(SALE.id(), 42, ORDER);
+        ledger.down(true);
+        assertEquals(0, resender().resendDue());
+        assertEquals(List.of(new UnsentSales.Unrecorded(SALE.id(), 42, ORDER)), sales.unrecorded(),
+                "kept while Redis fails");
+        ledger.down(false);
+        resender().resendDue();
+        assertEquals(List.of(ORDER), ledger.unsent(), "recorded as unsent");
+        assertTrue(sales.unrecorded().isEmpty(), "recorded once: " + sales.unrecorded());
+    }
+
+    @Test
     void anEntryWhoseSendBeganLessThanTheDelayAgoWaits() {
         sales.add(SALE.id());
         held.put(42L, ORDER + ":" + NOW.minusMillis(500).toEpochMilli());

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -75,6 +77,9 @@ class ComposeClusterIT {
                 CLUSTER.redisPassword()));
         System.out.println("compose cluster sale " + run.saleId + ": by status " + run.byStatus() + "; reconcile "
                 + actions + "; " + report.summary());
+        Path logs = Path.of("target", "compose-cluster.log");
+        Files.writeString(logs, CLUSTER.run("logs", "--no-color", "--timestamps").output());
+        System.out.println("compose cluster: the stack's logs are in " + logs.toAbsolutePath());
         assertTrue(report.ok(), report.summary());
         assertEquals(0, run.count(500), "a 500 was answered");
     }
