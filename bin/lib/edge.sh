@@ -16,7 +16,8 @@ ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
 ${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT}
 ${SECKILL_EDGE_ADMIT_TOLERANCE} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
 ${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT} ${EDGE_PURCHASE_ACCESS_LOG}
-${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE} ${EDGE_INTERNAL_PORT}'
+${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE} ${EDGE_INTERNAL_PORT}
+${EDGE_SERVICE_BUDGET_MS}'
 
 # edge_knob VAR DEFAULT REGEX WHAT: exports VAR (default if unset or empty), dies unless it matches REGEX.
 edge_knob() {
@@ -24,6 +25,13 @@ edge_knob() {
   val=${!var:-$def}
   [[ "$val" =~ $re ]] || die "$var='$val' is invalid: expected $what"
   export "$var=$val"
+}
+
+# SECKILL_DEADLINE_MS: the one deadline every answer comes within, at the entry point (the lb, or an edge with no lb in
+# front). The lb's and the edges' read timeouts and the service's budget are cut from it (docs/configuration.md).
+deadline_knob() {
+  edge_knob SECKILL_DEADLINE_MS 3000 '^[1-9][0-9]{3,4}$' "milliseconds, from 1500 to 99999"
+  [ "$SECKILL_DEADLINE_MS" -ge 1500 ] || die "SECKILL_DEADLINE_MS=$SECKILL_DEADLINE_MS is below 1500"
 }
 
 # edge_rate VAR KNOB: exports VAR as nginx wants the knob's rate ("20r/s"): a bare number means per second.
@@ -107,7 +115,11 @@ edge_settings() {
   [ "$SECKILL_EDGE_NOFILE" -ge "$SECKILL_EDGE_WORKER_CONNECTIONS" ] \
     || die "SECKILL_EDGE_NOFILE=$SECKILL_EDGE_NOFILE is below SECKILL_EDGE_WORKER_CONNECTIONS=$SECKILL_EDGE_WORKER_CONNECTIONS"
   edge_knob SECKILL_EDGE_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
-  edge_knob SECKILL_EDGE_READ_TIMEOUT 10s "$t" "an nginx time such as 10s"
+  deadline_knob
+  # The edge answers a silent service itself half a second before the deadline, and gives the service a budget half
+  # a second shorter again (X-Seckill-Budget-Ms), so each hop answers before the one in front of it gives up.
+  edge_knob SECKILL_EDGE_READ_TIMEOUT "$((SECKILL_DEADLINE_MS - 500))ms" "$t" "an nginx time such as 10s"
+  export EDGE_SERVICE_BUDGET_MS=$((SECKILL_DEADLINE_MS - 1000))
   edge_knob SECKILL_EDGE_BODY_MAX 1k '^[0-9]+[kKmM]?$' "a size such as 1k"
   edge_knob SECKILL_EDGE_MICROCACHE_TTL 1s "$t" "an nginx time such as 1s"
   edge_knob SECKILL_EDGE_KEEPALIVE 256 "$n" "a number of idle upstream connections per worker"

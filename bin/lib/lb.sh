@@ -4,8 +4,8 @@
 #   SECKILL_LB_TRUSTED_PROXIES  addresses or CIDRs whose X-Forwarded-For is believed (default: the stack's
 #                               LB_TRUSTED_PROXIES setting; empty: none, the client's own address counts)
 #   SECKILL_LB_LISTEN (127.0.0.1; in a container every address), SECKILL_LB_WORKERS (2), SECKILL_LB_KEEPALIVE (64 idle connections per worker),
-#   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (15s: above the edges' own 10s, so the edge answers a
-#   slow service itself), SECKILL_LB_FAIL_TIMEOUT (5s an unreachable edge is left out), SECKILL_LB_NGINX (nginx).
+#   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (SECKILL_DEADLINE_MS: above the edges' own, half a second
+#   shorter, so the edge answers a slow service itself), SECKILL_LB_FAIL_TIMEOUT (5s an unreachable edge is left out), SECKILL_LB_NGINX (nginx).
 
 # They are envsubst's to expand, not the shell's.
 # shellcheck disable=SC2016
@@ -21,7 +21,9 @@ lb_settings() {
   edge_knob SECKILL_LB_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
   edge_knob SECKILL_LB_KEEPALIVE 64 "$n" "a number of idle connections to the edges per worker"
   edge_knob SECKILL_LB_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
-  edge_knob SECKILL_LB_READ_TIMEOUT 15s "$t" "an nginx time such as 15s"
+  deadline_knob
+  # The deadline itself: past it the lb answers 503 for a silent edge (which answers half a second sooner itself).
+  edge_knob SECKILL_LB_READ_TIMEOUT "${SECKILL_DEADLINE_MS}ms" "$t" "an nginx time such as 15s"
   edge_knob SECKILL_LB_FAIL_TIMEOUT 5s "$t" "an nginx time such as 5s"
   edge_knob SECKILL_LB_UPSTREAM "$(lb_edges)" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
   edge_knob SECKILL_LB_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"

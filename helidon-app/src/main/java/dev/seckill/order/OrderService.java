@@ -1,12 +1,12 @@
 package dev.seckill.order;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.Deadline;
 import dev.seckill.http.Ids;
 import dev.seckill.http.RequestIds;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
-import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -62,7 +62,8 @@ public final class OrderService implements HttpService {
         if (asked.isEmpty()) {
             return;
         }
-        orders.byId(asked.get().id(), asked.get().user().id()).ifPresentOrElse(
+        Deadline.of(req).await("status read of order " + asked.get().id(),
+                () -> orders.byId(asked.get().id(), asked.get().user().id())).ifPresentOrElse(
                 o -> Answers.json(res, Status.OK_200, view(o, true)),
                 () -> orderNotFound(req, res));
     }
@@ -73,7 +74,10 @@ public final class OrderService implements HttpService {
             return;
         }
         long orderId = asked.get().id();
-        switch (payer.pay(orderId, asked.get().user().id(), IdempotencyKey.of(req), RequestIds.of(req))) {
+        String key = IdempotencyKey.of(req);
+        String requestId = RequestIds.of(req);
+        switch (Deadline.of(req).await("payment of order " + orderId + " (request " + requestId + ")",
+                () -> payer.pay(orderId, asked.get().user().id(), key, requestId))) {
             case PayOutcome.Paid p -> {
                 Map<String, Object> body = view(p.order(), false);
                 body.put("paymentReference", p.payment().reference());
@@ -99,12 +103,14 @@ public final class OrderService implements HttpService {
             return;
         }
         long saleId = asked.get().id();
-        Optional<Sale> sale = catalog.find(saleId);
-        if (sale.isEmpty()) {
+        long userId = asked.get().user().id();
+        Optional<Optional<Order>> found = Deadline.of(req).await("order read of sale " + saleId,
+                () -> catalog.find(saleId).map(sale -> orders.inSale(sale, userId)));
+        if (found.isEmpty()) {
             saleNotFound(req, res);
             return;
         }
-        orders.inSale(sale.get(), asked.get().user().id()).ifPresentOrElse(
+        found.get().ifPresentOrElse(
                 o -> Answers.json(res, Status.OK_200, view(o, true)),
                 () -> Answers.json(res, Status.NOT_FOUND_404, Answers.error(req, "NO_ORDER",
                         "you have no order in this sale", "saleId", saleId)));

@@ -119,10 +119,18 @@ public final class OrderPublisher implements AutoCloseable {
      * @throws DependencyUnavailable when Kafka did not acknowledge it
      */
     public Delivery publish(OrderEvent event, String requestId) {
-        return breaker.record(() -> send(event, requestId));
+        return publish(event, requestId, Long.MAX_VALUE);
     }
 
-    private Delivery send(OrderEvent event, String requestId) {
+    /**
+     * The same, waiting at most {@code maxWaitMillis} (a purchase's deadline) for the acknowledgement, never longer
+     * than the delivery timeout: past it the send is reported failed while Kafka may still write it.
+     */
+    public Delivery publish(OrderEvent event, String requestId, long maxWaitMillis) {
+        return breaker.record(() -> send(event, requestId, Math.min(waitMillis, maxWaitMillis)));
+    }
+
+    private Delivery send(OrderEvent event, String requestId, long waitMillis) {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, event.key(), event.toJson());
         if (requestId != null) {
             record.headers().add(OrderEvent.REQUEST_ID_HEADER, requestId.getBytes(StandardCharsets.UTF_8));
@@ -133,6 +141,11 @@ public final class OrderPublisher implements AutoCloseable {
         } catch (ExecutionException e) {
             throw new DependencyUnavailable("failed to publish order " + event.orderId(), e.getCause());
         } catch (TimeoutException e) {
+            if (waitMillis < this.waitMillis) {
+                // The purchase's deadline, not Kafka's failure: without a cause, the breaker does not count it.
+                throw new DependencyUnavailable("order " + event.orderId() + " not acknowledged within what was "
+                        + "left of the purchase's deadline (" + waitMillis + " ms); its send goes on");
+            }
             throw new DependencyUnavailable("failed to publish order " + event.orderId() + ": no acknowledgement in "
                     + waitMillis + " ms", e);
         } catch (InterruptedException e) {

@@ -3,6 +3,7 @@ package dev.seckill.purchase;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.Answers;
+import dev.seckill.http.Deadline;
 import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
 import dev.seckill.http.RequestIds;
@@ -114,7 +115,10 @@ public final class PurchaseService implements HttpService {
         }
         metrics.inFlight().incrementAndGet();
         try {
-            return purchaser.attempt(sale.get(), user.get(), RequestIds.of(req));
+            Deadline deadline = Deadline.of(req);
+            String requestId = RequestIds.of(req);
+            return deadline.await("purchase of sale " + saleId + " (request " + requestId + ")",
+                    () -> purchaser.attempt(sale.get(), user.get(), requestId, deadline));
         } catch (DependencyUnavailable e) {
             metrics.unavailable();
             throw e;

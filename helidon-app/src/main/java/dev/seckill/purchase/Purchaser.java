@@ -3,10 +3,12 @@ package dev.seckill.purchase;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.failure.OrderKept;
+import dev.seckill.http.Deadline;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * One purchase attempt, without HTTP: reserve a unit, publish the order to Kafka, and answer 202 only once Kafka has
@@ -18,6 +20,8 @@ import java.time.Clock;
 public final class Purchaser {
 
     private static final System.Logger LOG = System.getLogger(Purchaser.class.getName());
+    /** Left of a deadline for recording an unacknowledged send (one unsent.lua call) and answering. */
+    static final Duration RECORD_TIME = Duration.ofMillis(250);
 
     private final StockReserver reserver;
     private final UnitLedger ledger;
@@ -55,6 +59,15 @@ public final class Purchaser {
      *         was taken and its send failed (it stays held and is resent)
      */
     public PurchaseOutcome attempt(Sale sale, User user, String requestId) {
+        return attempt(sale, user, requestId, Deadline.NONE);
+    }
+
+    /**
+     * The same, answering by {@code deadline}: the wait for Kafka's acknowledgement ends {@link #RECORD_TIME} before
+     * it, so that a send still unacknowledged then is recorded like a failed one and answered 503 naming its kept
+     * order (its send goes on; the resender sends it again and the writer keeps one).
+     */
+    public PurchaseOutcome attempt(Sale sale, User user, String requestId, Deadline deadline) {
         if (soldOut.isSoldOut(sale.id())) {
             return new PurchaseOutcome.SoldOut(true);
         }
@@ -78,7 +91,7 @@ public final class Purchaser {
             throw e;
         }
         if (outcome instanceof PurchaseOutcome.Queued queued) {
-            publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now, requestId);
+            publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now, requestId, deadline);
         } else if (outcome instanceof PurchaseOutcome.SoldOut) {
             soldOut.markSoldOut(sale.id());
         }
@@ -89,13 +102,15 @@ public final class Purchaser {
      * Publishes the reserved order. {@code reserved} differs from this attempt's fresh id when purchase.lua answered
      * RESEND: the order is the one whose earlier send failed, sent again as it was (same id, creation time).
      */
-    private void publish(Sale sale, long userId, long reserved, long freshId, long now, String requestId) {
+    private void publish(Sale sale, long userId, long reserved, long freshId, long now, String requestId,
+                         Deadline deadline) {
         boolean resend = reserved != freshId;
         long createdAt = resend ? OrderIds.createdAt(reserved).toEpochMilli() : now;
         OrderEvent event = OrderEvent.of(reserved, sale.id(), userId, sale.priceCents(), createdAt);
         OrderPublisher.Delivery delivery;
         try {
-            delivery = metrics.kafka().record(() -> publisher.publish(event, requestId));
+            long wait = Math.max(0, deadline.remainingMillis() - RECORD_TIME.toMillis());
+            delivery = metrics.kafka().record(() -> publisher.publish(event, requestId, wait));
         } catch (DependencyUnavailable e) {
             // The answer names the order only once its record stands: a record that failed (Redis down too) or that
             // no replica confirmed (a failover may lose it with the unit) cannot promise a resend. That answer is the

@@ -1,6 +1,7 @@
 package dev.seckill.app;
 
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.http.Deadline;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.purchase.PurchaseOutcome;
 import dev.seckill.testkit.Jwts;
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -67,6 +71,45 @@ class PurchaseAnswersTest {
         assertEquals(Optional.of(orderId), r.header("X-Order-Id"), "for the edge's purchase log");
         assertEquals(1, API.producer.history().size(), "the order is in Kafka before the answer");
         assertEquals(before + 1, API.answered("QUEUED"));
+    }
+
+    /**
+     * The edge's budget: a purchase whose dependencies do not decide it in time answers 503 UNAVAILABLE with
+     * Retry-After while its work is still held up (the work then ends on its own).
+     */
+    @Test
+    void aPurchaseNotDecidedWithinItsBudgetAnswers503WhileItsWorkIsStillHeldUp() throws Exception {
+        CountDownLatch heldUp = new CountDownLatch(1);
+        AtomicBoolean ended = new AtomicBoolean();
+        API.reserver.duringReserve(() -> {
+            try {
+                heldUp.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ended.set(true);
+        });
+        try {
+            Reply r = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, API.bearer(BUYER))
+                    .header(HeaderNames.create(Deadline.HEADER_NAME), "200"), null);
+            assertEquals(503, r.status(), r.body());
+            assertEquals("UNAVAILABLE", r.json().path("code").asText(), r.body());
+            assertTrue(r.header("Retry-After").isPresent(), "503 without Retry-After");
+            assertFalse(ended.get(), "answered only after the work ended");
+            assertEquals(1, API.reserver.reserveCalls());
+        } finally {
+            heldUp.countDown();
+        }
+    }
+
+    @Test
+    void aBudgetThatIsNotAPositiveNumberOfMillisecondsIsIgnored() {
+        for (String budget : new String[] {"abc", "0", "-5", "99999999", "1.5"}) {
+            API.reset();
+            Reply r = Reply.of(client.post(ACTIVE).header(HeaderNames.AUTHORIZATION, API.bearer(BUYER))
+                    .header(HeaderNames.create(Deadline.HEADER_NAME), budget), null);
+            assertEquals(202, r.status(), budget + ": " + r.body());
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.seckill.purchase;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.failure.OrderKept;
+import dev.seckill.http.Deadline;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
 import dev.seckill.testkit.Await;
@@ -245,6 +246,20 @@ class PurchaserTest {
         reserver.fail(new DependencyUnavailable("the Redis keys of sale 7 are missing"));
         assertThrows(DependencyUnavailable.class, () -> purchaser(producer(true)).attempt(SALE, BUYER, REQUEST_ID));
         assertTrue(unsentSales.unrecorded().isEmpty(), "noted: " + unsentSales.unrecorded());
+    }
+
+    /**
+     * Kafka has not acknowledged the send when the purchase's deadline comes near: it is answered like a failed send
+     * (503 naming the order, its unit kept and recorded for a resend), in time, while the send goes on.
+     */
+    @Test
+    void aSendNotAcknowledgedBeforeTheDeadlineIsAnsweredAsKeptInTime() {
+        MockProducer<String, byte[]> producer = producer(false);
+        OrderKept kept = assertThrows(OrderKept.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID,
+                Deadline.in(Purchaser.RECORD_TIME.plusMillis(50))));
+        assertEquals(List.of(Long.parseLong(kept.orderId())), ledger.unsent(), "recorded for a resend");
+        assertEquals(1, producer.history().size(), "the send was made and goes on");
+        assertTrue(ledger.givenBack().isEmpty(), "Kafka may still write it: the unit is kept");
     }
 
     @Test

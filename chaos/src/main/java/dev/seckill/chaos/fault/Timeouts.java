@@ -34,8 +34,8 @@ public record Timeouts(long redisNodeTimeout, long brokerSession, long writerSes
                 number(section(writer, "writer"), "(?m)^\\s+max-ms:\\s*(\\d+)"),
                 number(section(service, "redis"), "(?m)^\\s+timeout-ms:\\s*(\\d+)"),
                 number(section(service, "kafka"), "(?m)^\\s+delivery-timeout-ms:\\s*(\\d+)"),
-                seconds(edge, "SECKILL_EDGE_READ_TIMEOUT"),
-                seconds(lb, "SECKILL_LB_READ_TIMEOUT"),
+                edgeRead(edge),
+                lbRead(edge, lb),
                 CLIENT_TIMEOUT_MS);
     }
 
@@ -90,8 +90,22 @@ public record Timeouts(long redisNodeTimeout, long brokerSession, long writerSes
         return Long.parseLong(m.group(1));
     }
 
-    /** An nginx knob's default as edge_knob states it ({@code edge_knob NAME 10s ...}). */
-    private static long seconds(String text, String knob) {
-        return number(text, "edge_knob " + knob + " (\\d+)s ") * 1000;
+    /** SECKILL_DEADLINE_MS's default, as bin/lib/edge.sh's deadline_knob states it. */
+    private static long deadline(String edge) {
+        return number(edge, "edge_knob SECKILL_DEADLINE_MS (\\d+) ");
+    }
+
+    /** The edges' read timeout: the deadline less what edge.sh's default takes off it. */
+    private static long edgeRead(String edge) {
+        return deadline(edge) - number(edge,
+                "edge_knob SECKILL_EDGE_READ_TIMEOUT \"\\$\\(\\(SECKILL_DEADLINE_MS - (\\d+)\\)\\)ms\"");
+    }
+
+    /** The lb's read timeout: the deadline itself, as lb.sh's default states. */
+    private static long lbRead(String edge, String lb) {
+        if (!lb.contains("edge_knob SECKILL_LB_READ_TIMEOUT \"${SECKILL_DEADLINE_MS}ms\"")) {
+            throw new IllegalStateException("bin/lib/lb.sh's SECKILL_LB_READ_TIMEOUT default is not the deadline");
+        }
+        return deadline(edge);
     }
 }
