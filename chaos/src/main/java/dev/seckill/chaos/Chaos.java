@@ -162,7 +162,8 @@ public final class Chaos implements Callable<Integer> {
                 }
                 Report.Run run = new Report.Run(o.seed(), o.minutes(), o.faultList(), start, workloadEnd,
                         System.currentTimeMillis(), schedule, nemesis.windows(), nemesis.problems(),
-                        workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker);
+                        workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker,
+                        Timeouts.read(Stack.findHome()).deadline());
                 String md = Report.write(run, o.out());
                 System.out.println();
                 System.out.println(md);

@@ -39,6 +39,11 @@ public record Timeouts(long redisNodeTimeout, long brokerSession, long writerSes
                 CLIENT_TIMEOUT_MS);
     }
 
+    /** The deadline every answer is due within at the entry point: the lb's read timeout is the deadline itself. */
+    public long deadline() {
+        return lbRead;
+    }
+
     /** The timeout that decides what happens when {@code node} stops answering. */
     public long watching(String node) {
         return switch (node.replaceFirst("-[0-9]+$", "")) {

@@ -32,7 +32,7 @@ public final class Report {
     public record Run(long seed, double minutes, String faults, long startMillis, long workloadEndMillis,
                       long endMillis, Schedule schedule, List<Window> windows, Map<Integer, String> problems,
                       List<String> sales, List<Long> saleIds, List<Op> ops, Settlement.Outcome settlement,
-                      Object verdict, Boolean holds, String checker) {
+                      Object verdict, Boolean holds, String checker, long deadlineMillis) {
     }
 
     private Report() {
@@ -44,14 +44,17 @@ public final class Report {
         List<Periods.Period> periods = Periods.of(run.ops(), run.windows(), run.startMillis(), run.endMillis());
         List<Recovery.OfFault> faults = Recovery.perFault(run.ops(), run.windows());
         List<Recovery.OfKind> kinds = Recovery.perKind(faults);
-        String md = markdown(run, periods, faults, kinds);
+        Timeliness.Table timely = Timeliness.of(run.ops(), run.windows(), run.deadlineMillis());
+        String md = markdown(run, periods, faults, kinds, timely);
         Files.writeString(out.resolve("report.md"), md);
-        JSON.writeValue(out.resolve("report.json").toFile(), json(run, periods, faults, kinds));
+        ObjectNode json = json(run, periods, faults, kinds);
+        json.set("timeliness", JSON.valueToTree(timely));
+        JSON.writeValue(out.resolve("report.json").toFile(), json);
         return md;
     }
 
     private static String markdown(Run run, List<Periods.Period> periods, List<Recovery.OfFault> faults,
-                                   List<Recovery.OfKind> kinds) {
+                                   List<Recovery.OfKind> kinds, Timeliness.Table timely) {
         StringBuilder b = new StringBuilder();
         b.append("# Chaos run, seed ").append(run.seed()).append("\n\n");
         b.append(String.format(Locale.ROOT, "Workload %.1f min from %s, faults %s; %d operations; whole run %d s "
@@ -89,6 +92,7 @@ public final class Report {
                     .append(" | ").append(w == null ? "not injected" : run.problems().getOrDefault(e.number(), ""))
                     .append(" |\n");
         }
+        b.append(timeliness(timely));
         b.append("\n## Time to recover\n\nFrom the heal to the first good purchase answer (202, 409 ALREADY_PURCHASED, "
                 + "410) of each sale the fault affected (a purchase answered otherwise in its window); a fault's is its "
                 + "slowest sale's.\n\n| kind | faults | affecting a sale | median | longest | never recovered |\n"
@@ -173,6 +177,24 @@ public final class Report {
             }
         }
         return root;
+    }
+
+    private static String timeliness(Timeliness.Table t) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%n## Answers in time%n%nOperations by the faults whose window they started "
+                + "in (kind and the role of the node hit), answered within the deadline (%d ms), answered later, or "
+                + "not answered within the client's timeout; p99 of the answered.%n%n"
+                + "| faults | operations | in time | late | no answer | in time %% | p99 |%n|---|---|---|---|---|---|---|%n",
+                t.deadlineMillis()));
+        for (Timeliness.Row r : t.rows()) {
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %.2f | %s |%n", r.faults(), r.operations(),
+                    r.inTime(), r.late(), r.unanswered(), r.inTimePercent(),
+                    r.p99Millis() == null ? "-" : r.p99Millis() + " ms"));
+        }
+        b.append(String.format(Locale.ROOT, "%nOutside the load balancer's own faults (the documented exception: it "
+                + "is the one entry point), %d operations were answered later than the deadline plus %d ms or not "
+                + "at all.%n", t.overdue().size(), Timeliness.MARGIN_MILLIS));
+        return b.toString();
     }
 
     private static String verdictText(Object verdict) {

@@ -1,0 +1,106 @@
+package dev.seckill.chaos.report;
+
+import dev.seckill.chaos.fault.Fault;
+import dev.seckill.chaos.fault.FaultKind;
+import dev.seckill.chaos.fault.Window;
+import dev.seckill.check.Op;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Answers in time: for each fault by its kind and the role of the node it hit ("pause edge", "kill lb"), for the
+ * operations that started in no fault's window, and for the whole run, how many operations were answered within the
+ * deadline, answered later, or got no answer within the client's timeout (status 0), and the 99th percentile of the
+ * answer time of those answered. An operation in two overlapping windows counts in both rows.
+ */
+public final class Timeliness {
+
+    /** Past the deadline by more than this, an answer is late beyond doubt (the client's clock and the hops' own). */
+    public static final long MARGIN_MILLIS = 1000;
+    /**
+     * The documented exception: the cluster has one load balancer, so while it is killed or paused nothing answers
+     * for it (docs/chaos.md).
+     */
+    static final String ENTRY_POINT = "lb";
+
+    public record Row(String faults, long operations, long inTime, long late, long unanswered, Long p99Millis) {
+
+        /** The share of the operations answered within the deadline, in percent. */
+        public double inTimePercent() {
+            return operations == 0 ? 100 : 100.0 * inTime / operations;
+        }
+    }
+
+    /** The rows, then the operations outside the documented exception answered past the deadline plus the margin. */
+    public record Table(long deadlineMillis, List<Row> rows, List<Op> overdue) {
+    }
+
+    private Timeliness() {
+    }
+
+    public static Table of(List<Op> ops, List<Window> windows, long deadlineMillis) {
+        Map<String, List<Op>> byFault = new TreeMap<>();
+        List<Op> outside = new ArrayList<>();
+        List<Op> overdue = new ArrayList<>();
+        for (Op o : ops) {
+            boolean inAny = false;
+            boolean excused = false;
+            for (Window w : windows) {
+                if (w.injectedMillis() > 0 && o.startMillis() >= w.injectedMillis()
+                        && (w.healedMillis() <= 0 || o.startMillis() < w.healedMillis())) {
+                    String role = role(w);
+                    byFault.computeIfAbsent(FaultKind.of(w.event().fault()).label() + " " + role,
+                            k -> new ArrayList<>()).add(o);
+                    inAny = true;
+                    excused |= role.equals(ENTRY_POINT) && FaultKind.of(w.event().fault()) != FaultKind.PARTITION;
+                }
+            }
+            if (!inAny) {
+                outside.add(o);
+            }
+            if (!excused && (!o.answered() || o.endMillis() - o.startMillis() > deadlineMillis + MARGIN_MILLIS)) {
+                overdue.add(o);
+            }
+        }
+        Map<String, List<Op>> rows = new LinkedHashMap<>(byFault);
+        rows.put("no fault", outside);
+        rows.put("whole run", ops);
+        List<Row> out = new ArrayList<>();
+        rows.forEach((name, list) -> out.add(row(name, list, deadlineMillis)));
+        return new Table(deadlineMillis, out, overdue);
+    }
+
+    /** The role of the node the fault hit (a partition's: the one cut off): edge-1 is an edge. */
+    private static String role(Window w) {
+        String node = w.event().fault() instanceof Fault.Partition p ? p.isolated()
+                : w.event().fault().nodes().getFirst();
+        return node.replaceFirst("-[0-9]+$", "");
+    }
+
+    private static Row row(String name, List<Op> ops, long deadline) {
+        long inTime = 0;
+        long late = 0;
+        long unanswered = 0;
+        Histogram answered = new Histogram(3_600_000L, 3);
+        for (Op o : ops) {
+            if (!o.answered()) {
+                unanswered++;
+                continue;
+            }
+            long took = Math.max(0, o.endMillis() - o.startMillis());
+            answered.recordValue(Math.min(took, answered.getHighestTrackableValue()));
+            if (took <= deadline) {
+                inTime++;
+            } else {
+                late++;
+            }
+        }
+        return new Row(name, ops.size(), inTime, late, unanswered,
+                answered.getTotalCount() == 0 ? null : answered.getValueAtPercentile(99));
+    }
+}
