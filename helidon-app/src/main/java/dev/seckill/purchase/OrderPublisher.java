@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -119,18 +120,44 @@ public final class OrderPublisher implements AutoCloseable {
      * @throws DependencyUnavailable when Kafka did not acknowledge it
      */
     public Delivery publish(OrderEvent event, String requestId) {
-        return publish(event, requestId, Long.MAX_VALUE);
+        return breaker.record(() -> send(event, requestId));
     }
 
     /**
-     * The same, waiting at most {@code maxWaitMillis} (a purchase's deadline) for the acknowledgement, never longer
-     * than the delivery timeout: past it the send is reported failed while Kafka may still write it.
+     * The same, answering within {@code maxWaitMillis} (what is left of a purchase's deadline): past it, the send is
+     * reported failed while its wait for Kafka goes on, on a virtual thread of its own, to the delivery timeout, so
+     * the breaker records how Kafka really answered (a deadline is not Kafka's failure, and a Kafka that is down must
+     * still open the breaker).
      */
     public Delivery publish(OrderEvent event, String requestId, long maxWaitMillis) {
-        return breaker.record(() -> send(event, requestId, Math.min(waitMillis, maxWaitMillis)));
+        if (maxWaitMillis >= waitMillis) {
+            return publish(event, requestId);
+        }
+        CompletableFuture<Delivery> acked = new CompletableFuture<>();
+        Thread.ofVirtual().name("seckill-send").start(() -> {
+            try {
+                acked.complete(publish(event, requestId));
+            } catch (Throwable t) {
+                acked.completeExceptionally(t);
+            }
+        });
+        try {
+            return acked.get(maxWaitMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new DependencyUnavailable("order " + event.orderId() + " not acknowledged within what was left of "
+                    + "the purchase's deadline (" + maxWaitMillis + " ms); its send goes on");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new DependencyUnavailable("failed to publish order " + event.orderId(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DependencyUnavailable("interrupted while publishing the order", e);
+        }
     }
 
-    private Delivery send(OrderEvent event, String requestId, long waitMillis) {
+    private Delivery send(OrderEvent event, String requestId) {
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, event.key(), event.toJson());
         if (requestId != null) {
             record.headers().add(OrderEvent.REQUEST_ID_HEADER, requestId.getBytes(StandardCharsets.UTF_8));
@@ -141,11 +168,6 @@ public final class OrderPublisher implements AutoCloseable {
         } catch (ExecutionException e) {
             throw new DependencyUnavailable("failed to publish order " + event.orderId(), e.getCause());
         } catch (TimeoutException e) {
-            if (waitMillis < this.waitMillis) {
-                // The purchase's deadline, not Kafka's failure: without a cause, the breaker does not count it.
-                throw new DependencyUnavailable("order " + event.orderId() + " not acknowledged within what was "
-                        + "left of the purchase's deadline (" + waitMillis + " ms); its send goes on");
-            }
             throw new DependencyUnavailable("failed to publish order " + event.orderId() + ": no acknowledgement in "
                     + waitMillis + " ms", e);
         } catch (InterruptedException e) {

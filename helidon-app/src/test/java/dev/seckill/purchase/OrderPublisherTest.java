@@ -1,12 +1,27 @@
 package dev.seckill.purchase;
 
+import dev.seckill.breaker.Outcomes;
 import dev.seckill.config.TestConfig;
+import dev.seckill.event.OrderEvent;
+import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.testkit.Await;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The producer's settings as the service builds them from the {@code kafka} section over application.yaml. */
 class OrderPublisherTest {
@@ -28,5 +43,40 @@ class OrderPublisherTest {
     void theLingerIsApplicationYamlsFiveMsUnlessTheEnvironmentSaysOtherwise() {
         assertEquals(5, properties(Map.of()).get(ProducerConfig.LINGER_MS_CONFIG));
         assertEquals(0, properties(Map.of("KAFKA_LINGER_dash_MS", "0")).get(ProducerConfig.LINGER_MS_CONFIG));
+    }
+
+    /**
+     * A purchase's deadline ends its wait, not the send's: the breaker records how Kafka answers in the end, so a
+     * Kafka that is down still opens it while every purchase is answered in time.
+     */
+    @Test
+    void pastAPurchasesDeadlineTheBreakerStillRecordsKafkasRealAnswer() {
+        MockProducer<String, byte[]> producer = new MockProducer<>(false, null, new StringSerializer(),
+                new ByteArraySerializer());
+        List<Object> recorded = new CopyOnWriteArrayList<>();
+        Outcomes breaker = new Outcomes() {
+            @Override
+            public <T> T record(Supplier<T> call) {
+                try {
+                    T t = call.get();
+                    recorded.add("ok");
+                    return t;
+                } catch (RuntimeException e) {
+                    recorded.add(e);
+                    throw e;
+                }
+            }
+        };
+        OrderPublisher publisher = new OrderPublisher(producer, OrderEvent.TOPIC,
+                new DeliveryTimeout(Duration.ofSeconds(30)), breaker);
+        DependencyUnavailable late = assertThrows(DependencyUnavailable.class,
+                () -> publisher.publish(OrderEvent.of(9, 1, 2, 100, 0), null, 50));
+        assertTrue(late.getMessage().contains("deadline"), late.getMessage());
+        assertEquals(List.of(), recorded, "recorded before Kafka answered");
+        producer.errorNext(new TimeoutException("Expiring 1 record(s): delivery timeout"));
+        Await.until(Duration.ofSeconds(30), () -> recorded.size() == 1, "the breaker to record Kafka's answer");
+        assertInstanceOf(DependencyUnavailable.class, recorded.getFirst());
+        assertInstanceOf(TimeoutException.class, ((Throwable) recorded.getFirst()).getCause(),
+                "recorded as Kafka's own failure: " + recorded);
     }
 }
