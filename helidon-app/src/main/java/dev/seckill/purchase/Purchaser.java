@@ -92,6 +92,8 @@ public final class Purchaser {
         }
         if (outcome instanceof PurchaseOutcome.Queued queued) {
             publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now, requestId, deadline);
+        } else if (outcome instanceof PurchaseOutcome.AlreadyPurchased already) {
+            sendNamed(sale, user.id(), Long.parseLong(already.orderId()), requestId, deadline);
         } else if (outcome instanceof PurchaseOutcome.SoldOut) {
             soldOut.markSoldOut(sale.id());
         }
@@ -124,6 +126,39 @@ public final class Purchaser {
         if (resend) {
             forgetUnsent(sale.id(), userId, reserved);
         }
+    }
+
+    /**
+     * ALREADY_PURCHASED names the buyer's order only once Kafka has it. The mark alone does not say so: the purchase
+     * that made it may have died before Kafka acknowledged it (its service killed, its record never written), and
+     * reconcile would then release the unit behind an answer that named it. So the order is claimed first (unsent.lua:
+     * still this buyer's, and stamped now, so reconcile keeps its unit while this send may land), sent again under its
+     * own id (the writer skips a duplicate of one that landed), then forgotten. A failed send is answered as any
+     * (503 naming the order it keeps); a mark no longer the order (or, with replica acks, not on its replicas) is a
+     * plain 503.
+     */
+    private void sendNamed(Sale sale, long userId, long orderId, String requestId, Deadline deadline) {
+        boolean held;
+        try {
+            held = ledger.unsent(sale.id(), userId, orderId, clock.millis());
+        } catch (RuntimeException e) {
+            throw new DependencyUnavailable("failed to claim order " + orderId + " (sale " + sale.id() + ", user "
+                    + userId + ") before naming it", e);
+        }
+        unsentSales.add(sale.id());
+        if (!held) {
+            throw new DependencyUnavailable("order " + orderId + " (sale " + sale.id() + ", user " + userId + ") is not "
+                    + "held for its buyer as it is named (given back meanwhile, or its replicas short)");
+        }
+        OrderEvent event = OrderEvent.of(orderId, sale.id(), userId, sale.priceCents(),
+                OrderIds.createdAt(orderId).toEpochMilli());
+        try {
+            long wait = Math.max(0, deadline.remainingMillis() - RECORD_TIME.toMillis());
+            metrics.kafka().record(() -> publisher.publish(event, requestId, wait));
+        } catch (DependencyUnavailable e) {
+            throw new OrderKept(Long.toString(orderId), e);
+        }
+        forgetUnsent(sale.id(), userId, orderId);
     }
 
     /**

@@ -275,11 +275,52 @@ class PurchaserTest {
     void outcomesOtherThanQueuedPublishNothing() {
         MockProducer<String, byte[]> producer = producer(true);
         Purchaser purchaser = purchaser(producer);
-        for (PurchaseOutcome o : List.of(new PurchaseOutcome.AlreadyPurchased("5"), new PurchaseOutcome.SaleEnded(),
+        for (PurchaseOutcome o : List.of(new PurchaseOutcome.SaleEnded(),
                 new PurchaseOutcome.NotStarted(SALE.startsAt(), 1000), new PurchaseOutcome.RateLimited(500))) {
             reserver.answer(o);
             assertEquals(o, purchaser.attempt(SALE, BUYER, REQUEST_ID));
         }
         assertTrue(producer.history().isEmpty());
+    }
+
+    /**
+     * The service killed after purchase.lua, before Kafka's ack, left a mark no record speaks for: the buyer's retry
+     * (on another instance) hears ALREADY_PURCHASED naming it only once the order is in Kafka, so reconcile cannot
+     * release it behind that answer.
+     */
+    @Test
+    void anAlreadyPurchasedOrderIsClaimedSentAgainAndForgottenBeforeItIsNamed() {
+        MockProducer<String, byte[]> producer = producer(true);
+        long earlier = new OrderIds(Clock.fixed(NOW.minusSeconds(40), ZoneOffset.UTC), 2).next();
+        reserver.answer(new PurchaseOutcome.AlreadyPurchased(Long.toString(earlier)));
+        assertEquals(new PurchaseOutcome.AlreadyPurchased(Long.toString(earlier)),
+                purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertEquals(List.of(earlier), ledger.unsent(), "claimed (stamped) before the send");
+        assertEquals(1, producer.history().size());
+        assertEquals(new OrderEvent(Long.toString(earlier), 7, 42, 1999, OrderIds.createdAt(earlier).toEpochMilli(),
+                OrderEvent.VERSION), OrderEvent.fromJson(producer.history().get(0).value()), "the order as it was");
+        assertEquals(List.of(earlier), ledger.sent(), "acknowledged: forgotten");
+    }
+
+    @Test
+    void anAlreadyPurchasedOrderNoLongerHeldIsAPlainUnavailable() {
+        MockProducer<String, byte[]> producer = producer(true);
+        reserver.answer(new PurchaseOutcome.AlreadyPurchased("5"));
+        ledger.holds(false);
+        DependencyUnavailable e = assertThrows(DependencyUnavailable.class,
+                () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertFalse(e instanceof OrderKept, "a 503 naming an order not held");
+        assertTrue(producer.history().isEmpty(), "sent an order whose unit is not held");
+    }
+
+    @Test
+    void anAlreadyPurchasedOrderWhoseSendFailsIsKeptAndNamedBy503() {
+        MockProducer<String, byte[]> producer = producer(true);
+        producer.sendException = new KafkaException("broker down");
+        reserver.answer(new PurchaseOutcome.AlreadyPurchased("5"));
+        OrderKept kept = assertThrows(OrderKept.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertEquals("5", kept.orderId());
+        assertEquals(List.of(5L), ledger.unsent(), "the claim stays: the resender sends it");
+        assertTrue(ledger.sent().isEmpty());
     }
 }
