@@ -100,7 +100,7 @@ public final class Deadline {
             return result.get(left, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             result.whenComplete((outcome, failure) -> LOG.log(System.Logger.Level.INFO, () -> what
-                    + " answered 503 at its deadline, then ended: " + (failure == null ? outcome : failure)));
+                    + " went past its deadline, then ended: " + (failure == null ? outcome : failure)));
             throw late(what);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {

@@ -3,6 +3,7 @@ package dev.seckill.purchase;
 import dev.seckill.breaker.Outcomes;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
+import dev.seckill.http.Deadline;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -15,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -133,28 +133,8 @@ public final class OrderPublisher implements AutoCloseable {
         if (maxWaitMillis >= waitMillis) {
             return publish(event, requestId);
         }
-        CompletableFuture<Delivery> acked = new CompletableFuture<>();
-        Thread.ofVirtual().name("seckill-send").start(() -> {
-            try {
-                acked.complete(publish(event, requestId));
-            } catch (Throwable t) {
-                acked.completeExceptionally(t);
-            }
-        });
-        try {
-            return acked.get(maxWaitMillis, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new DependencyUnavailable("order " + event.orderId() + " not acknowledged within what was left of "
-                    + "the purchase's deadline (" + maxWaitMillis + " ms); its send goes on");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new DependencyUnavailable("failed to publish order " + event.orderId(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DependencyUnavailable("interrupted while publishing the order", e);
-        }
+        return Deadline.in(Duration.ofMillis(maxWaitMillis)).await("acknowledgement of order " + event.orderId(),
+                () -> publish(event, requestId));
     }
 
     private Delivery send(OrderEvent event, String requestId) {

@@ -71,7 +71,7 @@ class OrderPublisherTest {
                 new DeliveryTimeout(Duration.ofSeconds(30)), breaker);
         DependencyUnavailable late = assertThrows(DependencyUnavailable.class,
                 () -> publisher.publish(OrderEvent.of(9, 1, 2, 100, 0), null, 50));
-        assertTrue(late.getMessage().contains("deadline"), late.getMessage());
+        assertTrue(late.getMessage().contains("order 9") && late.getMessage().contains("deadline"), late.getMessage());
         assertEquals(List.of(), recorded, "recorded before Kafka answered");
         producer.errorNext(new TimeoutException("Expiring 1 record(s): delivery timeout"));
         Await.until(Duration.ofSeconds(30), () -> recorded.size() == 1, "the breaker to record Kafka's answer");
