@@ -20,6 +20,13 @@ import java.time.Duration;
 public final class Purchaser {
 
     private static final System.Logger LOG = System.getLogger(Purchaser.class.getName());
+    /**
+     * An order younger than this, named by a buyer's second click while the first is still in flight, is left to
+     * that first purchase to send (or keep, or note for the resender): claiming it too would hold the sale's last
+     * units for nothing, and its other buyers would hear 503 (units held) instead of SOLD_OUT. A retry after a 503
+     * comes later (its Retry-After is a second at least), and so does one after a service died mid-purchase.
+     */
+    static final Duration OWN_SEND = Duration.ofSeconds(1);
     /** Left of a deadline for recording an unacknowledged send (one unsent.lua call) and answering. */
     static final Duration RECORD_TIME = Duration.ofMillis(250);
 
@@ -92,7 +99,8 @@ public final class Purchaser {
         }
         if (outcome instanceof PurchaseOutcome.Queued queued) {
             publish(sale, user.id(), Long.parseLong(queued.orderId()), orderId, now, requestId, deadline);
-        } else if (outcome instanceof PurchaseOutcome.AlreadyPurchased already) {
+        } else if (outcome instanceof PurchaseOutcome.AlreadyPurchased already
+                && now - OrderIds.createdAt(Long.parseLong(already.orderId())).toEpochMilli() >= OWN_SEND.toMillis()) {
             sendNamed(sale, user.id(), Long.parseLong(already.orderId()), requestId, deadline);
         } else if (outcome instanceof PurchaseOutcome.SoldOut) {
             soldOut.markSoldOut(sale.id());

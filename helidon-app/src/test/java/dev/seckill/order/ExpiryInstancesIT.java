@@ -33,9 +33,11 @@ class ExpiryInstancesIT {
         long sale = shop.sale(stock, 2);
         String since = dbNow();
         double firstBefore = expired(shop.http.get(shop.stack.adminUrl() + "/observe/metrics").body());
-        // Small batches, often: the two instances' passes overlap and meet on the same sale's rows.
-        try (SecondService second = SecondService.start(Map.of("SECKILL_EXPIRY_BATCH", "4",
-                "SECKILL_EXPIRY_INTERVAL_dash_MS", "200"))) {
+        // One order a pass, twice a second, beside the first instance's pass a second taking every order due: the
+        // orders come due over the seconds the purchases take, so the second cannot keep up alone (two a second),
+        // and between two passes of the first it takes some.
+        try (SecondService second = SecondService.start(Map.of("SECKILL_EXPIRY_BATCH", "1",
+                "SECKILL_EXPIRY_INTERVAL_dash_MS", "500"))) {
             Shoppers other = new Shoppers(second.url());
             Map<String, Long> owners = new LinkedHashMap<>();
             for (int i = 0; i < stock; i++) {

@@ -323,4 +323,16 @@ class PurchaserTest {
         assertEquals(List.of(5L), ledger.unsent(), "the claim stays: the resender sends it");
         assertTrue(ledger.sent().isEmpty());
     }
+
+    /** A second click while the first is in flight: its order is the first purchase's to send, and nothing is held. */
+    @Test
+    void anAlreadyPurchasedOrderYoungerThanASecondIsNamedAsItIs() {
+        MockProducer<String, byte[]> producer = producer(true);
+        long fresh = new OrderIds(Clock.fixed(NOW.minusMillis(500), ZoneOffset.UTC), 2).next();
+        reserver.answer(new PurchaseOutcome.AlreadyPurchased(Long.toString(fresh)));
+        assertEquals(new PurchaseOutcome.AlreadyPurchased(Long.toString(fresh)),
+                purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
+        assertTrue(ledger.unsent().isEmpty(), "claimed: the sale's last units would look held");
+        assertTrue(producer.history().isEmpty());
+    }
 }
