@@ -30,7 +30,7 @@ edge_knob() {
 # SECKILL_DEADLINE_MS: the one deadline every answer comes within, at the entry point (the lb, or an edge with no lb in
 # front). The lb's and the edges' read timeouts and the service's budget are cut from it (docs/configuration.md).
 deadline_knob() {
-  edge_knob SECKILL_DEADLINE_MS 3000 '^[1-9][0-9]{3,4}$' "milliseconds, from 1500 to 99999"
+  edge_knob SECKILL_DEADLINE_MS 8000 '^[1-9][0-9]{3,4}$' "milliseconds, from 1500 to 99999"
   [ "$SECKILL_DEADLINE_MS" -ge 1500 ] || die "SECKILL_DEADLINE_MS=$SECKILL_DEADLINE_MS is below 1500"
 }
 

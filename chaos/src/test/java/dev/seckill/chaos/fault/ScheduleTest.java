@@ -31,8 +31,8 @@ class ScheduleTest {
         assertEquals(10000, TIMEOUTS.writerSession());
         assertEquals(1000, TIMEOUTS.serviceRedis());
         assertEquals(5000, TIMEOUTS.serviceKafkaDelivery());
-        assertEquals(2500, TIMEOUTS.edgeRead());
-        assertEquals(3000, TIMEOUTS.lbRead());
+        assertEquals(7500, TIMEOUTS.edgeRead());
+        assertEquals(8000, TIMEOUTS.lbRead());
     }
 
     @Test
