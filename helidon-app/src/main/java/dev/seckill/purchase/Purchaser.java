@@ -22,9 +22,9 @@ public final class Purchaser {
     private static final System.Logger LOG = System.getLogger(Purchaser.class.getName());
     /**
      * An order younger than this, named by a buyer's second click while the first is still in flight, is left to
-     * that first purchase to send (or keep, or note for the resender): claiming it too would hold the sale's last
-     * units for nothing, and its other buyers would hear 503 (units held) instead of SOLD_OUT. A retry after a 503
-     * comes later (its Retry-After is a second at least), and so does one after a service died mid-purchase.
+     * that first purchase to send (or keep, or note for the resender): sending it twice would cost Kafka for nothing.
+     * A retry after a 503 comes later (its Retry-After is a second at least), and so does one after a service died
+     * mid-purchase.
      */
     static final Duration OWN_SEND = Duration.ofSeconds(1);
     /** Left of a deadline for recording an unacknowledged send (one unsent.lua call) and answering. */
@@ -139,34 +139,23 @@ public final class Purchaser {
     /**
      * ALREADY_PURCHASED names the buyer's order only once Kafka has it. The mark alone does not say so: the purchase
      * that made it may have died before Kafka acknowledged it (its service killed, its record never written), and
-     * reconcile would then release the unit behind an answer that named it. So the order is claimed first (unsent.lua:
-     * still this buyer's, and stamped now, so reconcile keeps its unit while this send may land), sent again under its
-     * own id (the writer skips a duplicate of one that landed), then forgotten. A failed send is answered as any
-     * (503 naming the order it keeps); a mark no longer the order (or, with replica acks, not on its replicas) is a
-     * plain 503.
+     * reconcile would then release the unit behind an answer that named it. So the order is sent again under its own
+     * id first (the writer skips a duplicate of one that landed). No entry is written for it while it succeeds: an
+     * unsent entry would make the sale's last units look held, and its other buyers would hear 503 instead of
+     * SOLD_OUT. A failed send is kept and answered as any (503 naming the order once its record stands).
      */
     private void sendNamed(Sale sale, long userId, long orderId, String requestId, Deadline deadline) {
-        boolean held;
-        try {
-            held = ledger.unsent(sale.id(), userId, orderId, clock.millis());
-        } catch (RuntimeException e) {
-            throw new DependencyUnavailable("failed to claim order " + orderId + " (sale " + sale.id() + ", user "
-                    + userId + ") before naming it", e);
-        }
-        unsentSales.add(sale.id());
-        if (!held) {
-            throw new DependencyUnavailable("order " + orderId + " (sale " + sale.id() + ", user " + userId + ") is not "
-                    + "held for its buyer as it is named (given back meanwhile, or its replicas short)");
-        }
         OrderEvent event = OrderEvent.of(orderId, sale.id(), userId, sale.priceCents(),
                 OrderIds.createdAt(orderId).toEpochMilli());
         try {
             long wait = Math.max(0, deadline.remainingMillis() - RECORD_TIME.toMillis());
             metrics.kafka().record(() -> publisher.publish(event, requestId, wait));
         } catch (DependencyUnavailable e) {
-            throw new OrderKept(Long.toString(orderId), e);
+            if (keepUnsent(sale.id(), userId, orderId, clock.millis())) {
+                throw new OrderKept(Long.toString(orderId), e);
+            }
+            throw e;
         }
-        forgetUnsent(sale.id(), userId, orderId);
     }
 
     /**

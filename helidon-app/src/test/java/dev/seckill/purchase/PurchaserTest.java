@@ -286,31 +286,20 @@ class PurchaserTest {
     /**
      * The service killed after purchase.lua, before Kafka's ack, left a mark no record speaks for: the buyer's retry
      * (on another instance) hears ALREADY_PURCHASED naming it only once the order is in Kafka, so reconcile cannot
-     * release it behind that answer.
+     * release it behind that answer. Nothing is written to Redis for it: the sale's units never look held.
      */
     @Test
-    void anAlreadyPurchasedOrderIsClaimedSentAgainAndForgottenBeforeItIsNamed() {
+    void anAlreadyPurchasedOrderIsSentAgainBeforeItIsNamed() {
         MockProducer<String, byte[]> producer = producer(true);
         long earlier = new OrderIds(Clock.fixed(NOW.minusSeconds(40), ZoneOffset.UTC), 2).next();
         reserver.answer(new PurchaseOutcome.AlreadyPurchased(Long.toString(earlier)));
         assertEquals(new PurchaseOutcome.AlreadyPurchased(Long.toString(earlier)),
                 purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
-        assertEquals(List.of(earlier), ledger.unsent(), "claimed (stamped) before the send");
         assertEquals(1, producer.history().size());
         assertEquals(new OrderEvent(Long.toString(earlier), 7, 42, 1999, OrderIds.createdAt(earlier).toEpochMilli(),
                 OrderEvent.VERSION), OrderEvent.fromJson(producer.history().get(0).value()), "the order as it was");
-        assertEquals(List.of(earlier), ledger.sent(), "acknowledged: forgotten");
-    }
-
-    @Test
-    void anAlreadyPurchasedOrderNoLongerHeldIsAPlainUnavailable() {
-        MockProducer<String, byte[]> producer = producer(true);
-        reserver.answer(new PurchaseOutcome.AlreadyPurchased("5"));
-        ledger.holds(false);
-        DependencyUnavailable e = assertThrows(DependencyUnavailable.class,
-                () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
-        assertFalse(e instanceof OrderKept, "a 503 naming an order not held");
-        assertTrue(producer.history().isEmpty(), "sent an order whose unit is not held");
+        assertTrue(ledger.unsent().isEmpty(), "an unsent entry would make the sale's units look held");
+        assertTrue(ledger.sent().isEmpty());
     }
 
     @Test
@@ -320,7 +309,7 @@ class PurchaserTest {
         reserver.answer(new PurchaseOutcome.AlreadyPurchased("5"));
         OrderKept kept = assertThrows(OrderKept.class, () -> purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
         assertEquals("5", kept.orderId());
-        assertEquals(List.of(5L), ledger.unsent(), "the claim stays: the resender sends it");
+        assertEquals(List.of(5L), ledger.unsent(), "kept for the resender, like any failed send");
         assertTrue(ledger.sent().isEmpty());
     }
 
@@ -332,7 +321,7 @@ class PurchaserTest {
         reserver.answer(new PurchaseOutcome.AlreadyPurchased(Long.toString(fresh)));
         assertEquals(new PurchaseOutcome.AlreadyPurchased(Long.toString(fresh)),
                 purchaser(producer).attempt(SALE, BUYER, REQUEST_ID));
-        assertTrue(ledger.unsent().isEmpty(), "claimed: the sale's last units would look held");
+        assertTrue(ledger.unsent().isEmpty());
         assertTrue(producer.history().isEmpty());
     }
 }
