@@ -34,9 +34,15 @@ public record Admin(Stack stack) {
             return consumerLag == 0 && dbOrders >= accepted;
         }
 
-        /** Drained, and every order is PAID or EXPIRED with its unit back in Redis. */
+        /**
+         * Drained, and every order is PAID or EXPIRED with its unit back, in MySQL's stock and in Redis: the stats can
+         * show an order EXPIRED a moment before its unit is counted back (a run read dbExpired 18, unitsOwed 0 and
+         * both stocks 0, then 18), so the units are held against the live orders too.
+         */
         public boolean settled(long accepted) {
-            return drained(accepted) && dbConfirmed == 0 && unitsOwed == 0;
+            long back = stockTotal - (dbOrders - dbExpired);
+            return drained(accepted) && dbConfirmed == 0 && unitsOwed == 0 && dbStock == back
+                    && (redisRemaining == null || redisRemaining == back);
         }
     }
 
