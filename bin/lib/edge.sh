@@ -64,6 +64,17 @@ nginx_servers() {
   echo "$out"
 }
 
+# nginx_lua_modules NGINX: the load_module lines ngx_lua needs: Debian's nginx loads it as dynamic modules;
+# OpenResty has it built in.
+nginx_lua_modules() {
+  if "$1" -V 2>&1 | grep -qE 'ngx_lua|lua-nginx-module'; then
+    echo "# ngx_lua is built into $1."
+  else
+    printf '%s\n' "load_module /usr/lib/nginx/modules/ndk_http_module.so;" \
+      "load_module /usr/lib/nginx/modules/ngx_http_lua_module.so;"
+  fi
+}
+
 # nginx_real_ip KNOB: X-Forwarded-For is believed only from the proxies listed in KNOB; with none listed there is no
 # real_ip at all, so a client cannot choose its own address (and rate-limit bucket) by sending the header.
 nginx_real_ip() {
@@ -151,12 +162,7 @@ edge_settings() {
   EDGE_REAL_IP=$(nginx_real_ip SECKILL_EDGE_TRUSTED_PROXIES) || exit 1
   export EDGE_UPSTREAM_SERVERS EDGE_REAL_IP
 
-  # Debian's nginx loads ngx_lua as dynamic modules; OpenResty (the compose image) has it built in.
-  if "$SECKILL_EDGE_NGINX" -V 2>&1 | grep -qE 'ngx_lua|lua-nginx-module'; then
-    EDGE_LOAD_MODULES="# ngx_lua is built into $SECKILL_EDGE_NGINX."
-  else
-    EDGE_LOAD_MODULES=$'load_module /usr/lib/nginx/modules/ndk_http_module.so;\nload_module /usr/lib/nginx/modules/ngx_http_lua_module.so;'
-  fi
+  EDGE_LOAD_MODULES=$(nginx_lua_modules "$SECKILL_EDGE_NGINX")
   export EDGE_LOAD_MODULES
 
   # Workers of a root master run as nobody, who may not read a checkout under /root: keep them root locally.

@@ -1,15 +1,17 @@
-# The cluster's front load balancer (nginx, no Lua, in front of every edge): render its config from openresty/lb/
-# and the environment, start, stop. Sourced by bin/seckill after edge.sh (it renders the same way). Its knobs:
+# The cluster's front load balancers, lb and lb-2 (nginx with ngx_lua for the edges' health probes, in front of every
+# edge): render a config from openresty/lb/ and the environment, start, stop. Sourced by bin/seckill after edge.sh
+# (it renders the same way). Their knobs:
 #   SECKILL_LB_UPSTREAM         the edges, host:port[,host:port...] (default: the cluster's edge-1, edge-2)
 #   SECKILL_LB_TRUSTED_PROXIES  addresses or CIDRs whose X-Forwarded-For is believed (default: the stack's
 #                               LB_TRUSTED_PROXIES setting; empty: none, the client's own address counts)
 #   SECKILL_LB_LISTEN (127.0.0.1; in a container every address), SECKILL_LB_WORKERS (2), SECKILL_LB_KEEPALIVE (64 idle connections per worker),
-#   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (SECKILL_DEADLINE_MS: above the edges' own, half a second
-#   shorter, so the edge answers a slow service itself), SECKILL_LB_FAIL_TIMEOUT (5s an unreachable edge is left out), SECKILL_LB_NGINX (nginx).
+#   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (SECKILL_DEADLINE_MS less 250 ms: above the edges' own,
+#   which is 500 ms less, so the edge answers a slow service itself), SECKILL_LB_NGINX (nginx).
+# Which edges are in rotation is the health probes' to say (openresty/lua/seckill/lb.lua), not a knob.
 
 # They are envsubst's to expand, not the shell's.
 # shellcheck disable=SC2016
-LB_VARS='${LB_USER_DIRECTIVE} ${LB_RUN} ${LB_REAL_IP} ${LB_UPSTREAM_SERVERS} ${SECKILL_LB_WORKERS} ${SECKILL_LB_LISTEN}
+LB_VARS='${LB_LOAD_MODULES} ${LB_USER_DIRECTIVE} ${LB_RUN} ${LB_REAL_IP} ${LB_EDGES} ${LB_LUA} ${SECKILL_LB_WORKERS} ${SECKILL_LB_LISTEN}
 ${SECKILL_LB_PORT} ${SECKILL_LB_KEEPALIVE} ${SECKILL_LB_CONNECT_TIMEOUT} ${SECKILL_LB_READ_TIMEOUT}'
 
 lb_settings() {
@@ -22,19 +24,36 @@ lb_settings() {
   edge_knob SECKILL_LB_KEEPALIVE 64 "$n" "a number of idle connections to the edges per worker"
   edge_knob SECKILL_LB_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
   deadline_knob
-  # The deadline itself: past it the lb answers 503 for a silent edge (which answers half a second sooner itself).
-  edge_knob SECKILL_LB_READ_TIMEOUT "${SECKILL_DEADLINE_MS}ms" "$t" "an nginx time such as 15s"
-  edge_knob SECKILL_LB_FAIL_TIMEOUT 5s "$t" "an nginx time such as 5s"
+  # A quarter second inside the deadline: the lb answers 503 for a silent edge (a paused one, until its probes take it
+  # out) in time; an edge answers a slow service itself a quarter second sooner still.
+  edge_knob SECKILL_LB_READ_TIMEOUT "$((SECKILL_DEADLINE_MS - 250))ms" "$t" "an nginx time such as 15s"
   edge_knob SECKILL_LB_UPSTREAM "$(lb_edges)" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
   edge_knob SECKILL_LB_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"
   export SECKILL_LB_TRUSTED_PROXIES=${SECKILL_LB_TRUSTED_PROXIES-${LB_TRUSTED_PROXIES:-}}
   command -v "$SECKILL_LB_NGINX" > /dev/null || die "SECKILL_LB_NGINX=$SECKILL_LB_NGINX is not installed"
   command -v envsubst > /dev/null || die "envsubst is missing (Debian: gettext-base)"
 
-  LB_UPSTREAM_SERVERS=$(nginx_servers SECKILL_LB_UPSTREAM "max_fails=1 fail_timeout=$SECKILL_LB_FAIL_TIMEOUT") || exit 1
+  LB_EDGES=$(lb_addresses SECKILL_LB_UPSTREAM) || exit 1
   LB_REAL_IP=$(nginx_real_ip SECKILL_LB_TRUSTED_PROXIES) || exit 1
-  export LB_UPSTREAM_SERVERS LB_REAL_IP
+  LB_LOAD_MODULES=$(nginx_lua_modules "$SECKILL_LB_NGINX")
+  export LB_EDGES LB_REAL_IP LB_LOAD_MODULES LB_LUA="$HOME_DIR/openresty/lua"
   if [ "$(id -u)" = 0 ]; then export LB_USER_DIRECTIVE="user root;"; else export LB_USER_DIRECTIVE=""; fi
+}
+
+# lb_addresses KNOB: the host:port list in KNOB with each name resolved to an address once, now (the balancer takes
+# addresses; an edge's name is resolved again when the lb starts, as nginx's own upstream blocks do).
+lb_addresses() {
+  local w host port ip out=""
+  for w in $(edge_words "${!1}"); do
+    [[ "$w" =~ ^\[?([][A-Za-z0-9._:-]+)\]?:([0-9]+)$ ]] || die "$1: '$w' is not host:port"
+    host=${BASH_REMATCH[1]} port=${BASH_REMATCH[2]}
+    if [[ "$host" =~ ^[0-9.]+$|: ]]; then ip=$host
+    else ip=$(getent ahostsv4 "$host" | awk 'NR == 1 { print $1 }'); fi
+    [ -n "$ip" ] || die "$1: cannot resolve '$host'"
+    out+="${out:+,}$ip:$port"
+  done
+  [ -n "$out" ] || die "$1 is empty"
+  echo "$out"
 }
 
 # The edges of this stack, as the lb's default upstream.

@@ -15,6 +15,7 @@ import dev.seckill.chaos.history.History;
 import dev.seckill.check.Op;
 import dev.seckill.chaos.load.Workload;
 import dev.seckill.chaos.report.Report;
+import dev.seckill.chaos.report.Timeliness;
 import dev.seckill.chaos.settle.Settlement;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.Stack;
@@ -60,10 +61,15 @@ public final class Chaos implements Callable<Integer> {
 
     /** What a run leaves: its schedule, the windows, where the report is, and the verdict if the checker gave one. */
     public record Result(Schedule schedule, List<Window> windows, Map<Integer, String> problems, Path report,
-                         Boolean holds, String checker, int operations) {
+                         Boolean holds, String checker, int operations, Timeliness.Table timeliness) {
 
         public boolean verdictHolds() {
             return Boolean.TRUE.equals(holds);
+        }
+
+        /** Every operation outside the documented exception answered within the deadline plus the margin. */
+        public boolean answeredInTime() {
+            return timeliness.overdue().isEmpty();
         }
     }
 
@@ -95,7 +101,7 @@ public final class Chaos implements Callable<Integer> {
         if (r.holds() == null) {
             return 2;
         }
-        return r.verdictHolds() ? 0 : 1;
+        return r.verdictHolds() && r.answeredInTime() ? 0 : 1;
     }
 
     /** The schedule a run with these options would follow on this cluster (same seed, same schedule). */
@@ -115,6 +121,7 @@ public final class Chaos implements Callable<Integer> {
         Path home = Stack.findHome();
         Files.createDirectories(o.out());
         Schedule schedule = schedule(o, cluster);
+        Timeouts timeouts = Timeouts.read(home);
         printPlan(o, schedule);
         int lb = cluster.port("lb");
         Cgroups cgroups = Cgroups.forCluster(lb);
@@ -129,7 +136,7 @@ public final class Chaos implements Callable<Integer> {
             long workloadEnd;
             Workload workload;
             try (History history = new History(historyFile)) {
-                workload = new Workload(cluster, history, o.seed(), runId, log);
+                workload = new Workload(cluster, history, o.seed(), runId, timeouts.client(), log);
                 workload.open(o.length());
                 start = System.currentTimeMillis();
                 long stop = start + o.length().toMillis();
@@ -160,17 +167,19 @@ public final class Chaos implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     checker = "the checker failed: " + e;
                 }
+                Timeliness.Table timely = Timeliness.of(ops, nemesis.windows(), timeouts.deadline());
                 Report.Run run = new Report.Run(o.seed(), o.minutes(), o.faultList(), start, workloadEnd,
                         System.currentTimeMillis(), schedule, nemesis.windows(), nemesis.problems(),
-                        workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker,
-                        Timeouts.read(Stack.findHome()).deadline());
+                        workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker, timely);
                 String md = Report.write(run, o.out());
                 System.out.println();
                 System.out.println(md);
                 log.accept("report: " + o.out().resolve("report.md") + " and report.json; history: " + historyFile);
-                log.accept("verdict: " + (holds == null ? checker : holds ? "HOLDS" : "VIOLATED") + " (seed "
-                        + o.seed() + ", ended " + Instant.now() + ")");
-                return new Result(schedule, nemesis.windows(), nemesis.problems(), o.out(), holds, checker, ops.size());
+                log.accept("verdict: " + (holds == null ? checker : holds ? "HOLDS" : "VIOLATED") + "; "
+                        + timely.overdue().size() + " operations unanswered past the deadline (seed " + o.seed()
+                        + ", ended " + Instant.now() + ")");
+                return new Result(schedule, nemesis.windows(), nemesis.problems(), o.out(), holds, checker, ops.size(),
+                        timely);
             }
         } finally {
             nemesis.close();

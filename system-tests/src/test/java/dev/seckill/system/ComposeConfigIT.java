@@ -94,6 +94,7 @@ class ComposeConfigIT {
         // Each cluster service's admin listener, on the host at 8183 and 8283 (the single stack's 8083 stays free).
         assertEquals(Map.of(
                 "lb", List.of(lb + "->" + lb),
+                "lb-2", List.of((lb + 1) + "->" + (lb + 1)),
                 "service-1", List.of("8183->" + admin),
                 "service-2", List.of("8283->" + (admin + 1))), cluster);
     }

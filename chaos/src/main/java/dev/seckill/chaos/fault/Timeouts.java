@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
 public record Timeouts(long redisNodeTimeout, long brokerSession, long writerSession, long writerBackoffMax,
                        long serviceRedis, long serviceKafkaDelivery, long edgeRead, long lbRead, long client) {
 
-    /** The client's own timeout: a request unanswered after it is recorded with status 0. */
-    public static final long CLIENT_TIMEOUT_MS = 6000;
+    /** The client's patience beyond the deadline: a request unanswered after both is recorded with status 0. */
+    public static final long CLIENT_PATIENCE_PAST_DEADLINE_MS = 2000;
 
     public static Timeouts read(Path home) {
         String cluster = text(home.resolve("bin/lib/cluster.sh"));
@@ -36,12 +36,12 @@ public record Timeouts(long redisNodeTimeout, long brokerSession, long writerSes
                 number(section(service, "kafka"), "(?m)^\\s+delivery-timeout-ms:\\s*(\\d+)"),
                 edgeRead(edge),
                 lbRead(edge, lb),
-                CLIENT_TIMEOUT_MS);
+                deadline(edge) + CLIENT_PATIENCE_PAST_DEADLINE_MS);
     }
 
-    /** The deadline every answer is due within at the entry point: the lb's read timeout is the deadline itself. */
+    /** The deadline every answer is due within at the entry point (SECKILL_DEADLINE_MS). */
     public long deadline() {
-        return lbRead;
+        return client - CLIENT_PATIENCE_PAST_DEADLINE_MS;
     }
 
     /** The timeout that decides what happens when {@code node} stops answering. */
@@ -106,11 +106,9 @@ public record Timeouts(long redisNodeTimeout, long brokerSession, long writerSes
                 "edge_knob SECKILL_EDGE_READ_TIMEOUT \"\\$\\(\\(SECKILL_DEADLINE_MS - (\\d+)\\)\\)ms\"");
     }
 
-    /** The lb's read timeout: the deadline itself, as lb.sh's default states. */
+    /** The lbs' read timeout: the deadline less what lb.sh's default takes off it. */
     private static long lbRead(String edge, String lb) {
-        if (!lb.contains("edge_knob SECKILL_LB_READ_TIMEOUT \"${SECKILL_DEADLINE_MS}ms\"")) {
-            throw new IllegalStateException("bin/lib/lb.sh's SECKILL_LB_READ_TIMEOUT default is not the deadline");
-        }
-        return deadline(edge);
+        return deadline(edge) - number(lb,
+                "edge_knob SECKILL_LB_READ_TIMEOUT \"\\$\\(\\(SECKILL_DEADLINE_MS - (\\d+)\\)\\)ms\"");
     }
 }

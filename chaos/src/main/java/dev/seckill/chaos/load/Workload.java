@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Overlapping flash sales through the load balancer: first one sale on each Redis master (sales are created until
+ * Overlapping flash sales through the load balancers (either, as {@link Entries} routes): first one sale on each Redis master (sales are created until
  * their hash slots land on distinct masters), then a new one every quarter of the run; small stocks (20-60) and short
  * payment windows (15-30 s), so units lapse, come back and are sold again within the run. Buyers arrive all along,
  * each signed in with an HS256 token of the run's secret and a user id of its own, and click 1-3 times with jitter;
@@ -39,7 +39,8 @@ public final class Workload {
 
     private final ClusterStack cluster;
     private final History history;
-    private final Client client = new Client(IN_FLIGHT);
+    private final Client client;
+    private final Entries entries;
     private final Admin admin;
     private final Random random;
     private final String runId;
@@ -51,8 +52,11 @@ public final class Workload {
     private final AtomicInteger buyers = new AtomicInteger();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-    public Workload(ClusterStack cluster, History history, long seed, String runId, Consumer<String> log) {
+    public Workload(ClusterStack cluster, History history, long seed, String runId, long patienceMillis,
+                    Consumer<String> log) {
         this.cluster = cluster;
+        this.client = new Client(IN_FLIGHT, patienceMillis);
+        this.entries = new Entries(cluster.nodes("lb"), cluster::url, client, log);
         this.history = history;
         this.random = new Random(seed * 31 + 7);
         this.runId = runId;
@@ -151,6 +155,7 @@ public final class Workload {
                 t.interrupt();
             }
         }
+        entries.close();
     }
 
     private void buyer(Sale sale, long stopMillis) {
@@ -161,7 +166,7 @@ public final class Workload {
         String won = null;
         for (int i = 0; i < clicks && System.currentTimeMillis() < stopMillis; i++) {
             Client.Answer a = call(OpKind.PURCHASE, sale.id(), user, null,
-                    id -> client.post(cluster.publicUrl() + "/api/sales/" + sale.id() + "/purchase", null, id, auth));
+                    id -> entries.post("/api/sales/" + sale.id() + "/purchase", null, id, true, auth));
             if (a.orderId() != null && (a.status() == 202 || a.status() == 409 || a.status() == 503)) {
                 won = a.orderId();
                 if (a.status() != 503) {
@@ -190,7 +195,7 @@ public final class Workload {
         long deadline = System.currentTimeMillis() + (sale.payWindowSeconds() + 15) * 1000L;
         while (System.currentTimeMillis() < deadline) {
             Client.Answer a = call(OpKind.PAY, sale.id(), user, orderId,
-                    id -> client.post(cluster.publicUrl() + "/api/orders/" + orderId + "/pay", null, id, headers));
+                    id -> entries.post("/api/orders/" + orderId + "/pay", null, id, false, headers));
             if (a.status() == 200 || a.status() == 410 || a.status() == 402 || a.status() == 404 || a.status() == 401) {
                 return;
             }
@@ -210,7 +215,7 @@ public final class Workload {
         long start = System.currentTimeMillis();
         Client.Answer a = request.send(requestId);
         history.record(new Op(id, kind, requestId, saleId, user, 0, start, System.currentTimeMillis(), a.status(),
-                a.code(), a.orderId() != null ? a.orderId() : orderId, "lb", a.contract()));
+                a.code(), a.orderId() != null ? a.orderId() : orderId, a.entry(), a.contract()));
         return a;
     }
 

@@ -17,7 +17,7 @@ class ScheduleTest {
 
     private static final List<String> NODES = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
             "db", "kafka-1", "kafka-2", "kafka-3", "service-1", "service-2", "writer-1", "writer-2", "edge-1",
-            "edge-2", "lb");
+            "edge-2", "lb", "lb-2");
     private static final Timeouts TIMEOUTS = Timeouts.read(Path.of("..").toAbsolutePath().normalize());
 
     private static Schedule of(long seed, Duration length, Set<FaultKind> kinds) {
@@ -32,7 +32,9 @@ class ScheduleTest {
         assertEquals(1000, TIMEOUTS.serviceRedis());
         assertEquals(5000, TIMEOUTS.serviceKafkaDelivery());
         assertEquals(7500, TIMEOUTS.edgeRead());
-        assertEquals(8000, TIMEOUTS.lbRead());
+        assertEquals(7750, TIMEOUTS.lbRead());
+        assertEquals(8000, TIMEOUTS.deadline());
+        assertEquals(10_000, TIMEOUTS.client());
     }
 
     @Test

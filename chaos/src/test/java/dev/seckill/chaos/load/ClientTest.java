@@ -38,14 +38,14 @@ class ClientTest {
 
     @Test
     void anAnswerTheDocumentDoesNotDescribeIsNamed() {
-        Client.Answer a = new Client(4).post(base + "/api/sales/7/purchase", null, "r1");
+        Client.Answer a = new Client(4, 6_000).post(base + "/api/sales/7/purchase", null, "r1");
         assertEquals(502, a.status());
         assertTrue(a.contract() != null && a.contract().contains("502"), String.valueOf(a.contract()));
     }
 
     @Test
     void anAnswerTheDocumentDescribesPasses() {
-        Client.Answer a = new Client(4).get(base + "/api/no-such-route", "r2");
+        Client.Answer a = new Client(4, 6_000).get(base + "/api/no-such-route", "r2");
         assertEquals(404, a.status());
         assertEquals("NOT_FOUND", a.code());
         assertNull(a.contract());
@@ -54,7 +54,7 @@ class ClientTest {
     @Test
     void noAnswerIsNoMisfit() {
         server.stop(0);
-        Client.Answer a = new Client(4).get(base + "/api/no-such-route", "r3");
+        Client.Answer a = new Client(4, 6_000).get(base + "/api/no-such-route", "r3");
         assertEquals(0, a.status());
         assertNull(a.contract());
     }

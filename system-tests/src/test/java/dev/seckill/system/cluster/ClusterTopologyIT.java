@@ -134,9 +134,64 @@ class ClusterTopologyIT {
         } finally {
             cluster.up(edges.toArray(String[]::new));
         }
-        // Passive health: an edge that failed is tried again once its fail_timeout has passed.
+        // The health probes bring the edges back once they answer.
         Await.until(Duration.ofSeconds(30), () -> http.get(cluster.publicUrl() + "/api/sales").status() == 200,
                 "the load balancer to use the edges again");
+    }
+
+    /**
+     * An edge paused (every process of it stopped, as a hung machine): each load balancer's probes take it out of
+     * rotation, so every read after that is answered by the other edge, none left waiting on the paused one; resumed,
+     * it is back in rotation and serves reads again.
+     */
+    @Test
+    void eachLoadBalancerRoutesAroundAPausedEdgeAndBackOnceItAnswers() throws Exception {
+        List<String> lbs = cluster.nodes("lb");
+        assertEquals(List.of("lb", "lb-2"), lbs, "two entry points");
+        String paused = cluster.nodes("edge").getFirst();
+        List<Long> pids = new java.util.ArrayList<>(List.of(cluster.pid(paused)));
+        ProcessHandle.of(pids.getFirst()).orElseThrow().children().forEach(c -> pids.add(c.pid()));
+        long before = saleReads(paused);
+        String out = "127.0.0.1:" + cluster.port(paused) + " missed 2 health probes: out of rotation";
+        String back = "127.0.0.1:" + cluster.port(paused) + " answers its health probes again: back in rotation";
+        Map<String, Long> outs = lbs.stream().collect(Collectors.toMap(lb -> lb, lb -> lbSaid(lb, out)));
+        Map<String, Long> backs = lbs.stream().collect(Collectors.toMap(lb -> lb, lb -> lbSaid(lb, back)));
+        for (long pid : pids) {
+            signal("STOP", pid);
+        }
+        try {
+            for (String lb : lbs) {
+                Await.until(Duration.ofSeconds(10), () -> lbSaid(lb, out) > outs.get(lb), lb + " to take " + paused
+                        + " out");
+                for (int i = 0; i < 20; i++) {
+                    HttpJson.Response r = http.get(cluster.url(lb) + "/api/sales");
+                    assertEquals(200, r.status(), "read " + i + " through " + lb + " with " + paused + " paused: "
+                            + r.body());
+                }
+            }
+        } finally {
+            for (long pid : pids) {
+                signal("CONT", pid);
+            }
+        }
+        for (String lb : lbs) {
+            Await.until(Duration.ofSeconds(10), () -> lbSaid(lb, back) > backs.get(lb), lb + " to take " + paused
+                    + " back");
+        }
+        assertEquals(before, saleReads(paused), paused + " served no read while paused");
+        Await.until(Duration.ofSeconds(10), () -> {
+            http.get(cluster.url(lbs.getFirst()) + "/api/sales");
+            return saleReads(paused) > before;
+        }, paused + " to serve reads again");
+    }
+
+    /** How many lines of the lb's error log say {@code what}. */
+    private long lbSaid(String lb, String what) {
+        try (var lines = java.nio.file.Files.lines(cluster.runDir().resolve(lb + "/logs/error.log"))) {
+            return lines.filter(l -> l.contains(what)).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private long saleReads(String edge) {
