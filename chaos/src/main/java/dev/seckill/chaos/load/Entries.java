@@ -19,9 +19,8 @@ import java.util.function.Function;
  * addresses, with a health check that takes a silent one out (DNS with health checks, or a virtual IP that moves;
  * docs/cluster.md, "Entry points"). A watcher probes each entry's /lb/health every {@link #PROBE_EVERY}; {@link #FALL} missed
  * probes in a row take it out, and the exchanges still waiting on it are cut, as a moved virtual IP resets them;
- * {@link #RISE} answered ones bring it back. Each request goes to the next entry in rotation that is in; one whose
- * connection failed or was cut is sent once more to another entry when resending it is safe (a purchase: one unit per
- * buyer; a read), never a payment.
+ * {@link #RISE} answered ones bring it back. Each request goes to the next entry in rotation that is in (and not the
+ * one the caller avoids: a buyer whose click was cut clicks again at the other address).
  */
 public final class Entries implements AutoCloseable {
 
@@ -59,39 +58,19 @@ public final class Entries implements AutoCloseable {
         this.watcher = Thread.ofPlatform().daemon().name("entries").start(this::watch);
     }
 
-    /** POSTs to {@code path} at an entry point; {@code resend}: may go to another entry when its own was cut. */
-    public Client.Answer post(String path, String body, String requestId, boolean resend, String... headers) {
-        return send(e -> client.request(e.url + path, body, requestId), resend, headers);
+    /** POSTs to {@code path} at the next entry point, not the one named {@code avoid} (null: any). */
+    public Client.Answer post(String path, String body, String requestId, String avoid, String... headers) {
+        Entry e = next(avoid);
+        return client.send(client.request(e.url + path, body, requestId), e.pending, headers).from(e.name);
     }
 
-    /** GETs {@code path} at an entry point, resent to another when its own was cut. */
-    public Client.Answer get(String path, String requestId, String... headers) {
-        return send(e -> client.request(e.url + path, null, requestId).GET(), true, headers);
-    }
-
-    private Client.Answer send(Function<Entry, HttpRequest.Builder> request, boolean resend, String[] headers) {
-        Entry first = next(null);
-        Client.Answer a = at(first, request, headers);
-        if (a.cut() && resend) {
-            Entry other = next(first);
-            if (other != first) {
-                a = at(other, request, headers);
-            }
-        }
-        return a;
-    }
-
-    private Client.Answer at(Entry e, Function<Entry, HttpRequest.Builder> request, String[] headers) {
-        return client.send(request.apply(e), e.pending, headers).from(e.name);
-    }
-
-    /** The next entry in rotation that is in and is not {@code not}; when none is, any but {@code not}. */
-    private Entry next(Entry not) {
+    /** The next entry in rotation that is in and is not {@code avoid}; when none is, any but that one. */
+    private Entry next(String avoid) {
         int n = entries.size();
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < n; i++) {
                 Entry e = entries.get(Math.floorMod(turn.getAndIncrement(), n));
-                if (e != not && (pass == 1 || e.in)) {
+                if (!e.name.equals(avoid) && (pass == 1 || e.in)) {
                     return e;
                 }
             }

@@ -183,7 +183,8 @@ public final class Report {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%n## Answers in time%n%nOperations by the faults whose window they started "
                 + "in (kind and the role of the node hit), answered within the deadline (%d ms), answered later, or "
-                + "not at all (of which excused: cut off with the entry point they were sent to, and not resendable); "
+                + "not at all (of which excused: cut off with the entry point they were sent to, killed or paused while they "
+                + "waited); "
                 + "in time %% leaves the excused out; p99 of the answered.%n%n"
                 + "| faults | operations | in time | late | no answer | excused | in time %% | p99 |%n"
                 + "|---|---|---|---|---|---|---|---|%n", t.deadlineMillis()));

@@ -21,8 +21,8 @@ import java.util.TreeMap;
  * answered. An operation in two overlapping windows counts in both rows.
  * <p>
  * The documented exception (docs/chaos.md): an operation left unanswered because the entry point it was sent to was
- * killed or paused while it waited, and which could not be resent to the other (a payment is never resent). It is
- * counted apart ({@link Row#excused}) and left out of the share in time.
+ * killed or paused while it waited (the shopper's next click goes to the other entry, a new operation). It is counted
+ * apart ({@link Row#excused}) and left out of the share in time.
  */
 public final class Timeliness {
 
