@@ -73,7 +73,9 @@ class OrderPublisherTest {
                 () -> publisher.publish(OrderEvent.of(9, 1, 2, 100, 0), null, 50));
         assertTrue(late.getMessage().contains("order 9") && late.getMessage().contains("deadline"), late.getMessage());
         assertEquals(List.of(), recorded, "recorded before Kafka answered");
-        producer.errorNext(new TimeoutException("Expiring 1 record(s): delivery timeout"));
+        // The send runs on the deadline's own thread, which a loaded machine may start after the deadline passed.
+        Await.until(Duration.ofSeconds(30), () -> producer.errorNext(
+                new TimeoutException("Expiring 1 record(s): delivery timeout")), "the send to reach Kafka");
         Await.until(Duration.ofSeconds(30), () -> recorded.size() == 1, "the breaker to record Kafka's answer");
         assertInstanceOf(DependencyUnavailable.class, recorded.getFirst());
         assertInstanceOf(TimeoutException.class, ((Throwable) recorded.getFirst()).getCause(),
