@@ -67,6 +67,14 @@ class TimelinessTest {
     }
 
     @Test
+    void aSaleCreatedOnAnAdminListenerIsNoShoppersOperationAndHasNoDeadline() {
+        Op create = new Op(1, OpKind.CREATE_SALE, "r1", 1, 0, 50, 0, 10_000, 201, null, null, "service-2", null);
+        Timeliness.Table t = Timeliness.of(List.of(create, op(0, 100, 202)), List.of(), 3_000);
+        assertEquals(1, row(t, "whole run").operations());
+        assertEquals(List.of(), t.overdue());
+    }
+
+    @Test
     void aPartitionCountsUnderTheNodeItCutOff() {
         Timeliness.Table t = Timeliness.of(List.of(op(1_500, 1_600, 202)), List.of(window(1,
                 new Fault.Partition(List.of("service-1", "service-2"), List.of("redis-3"), false), 1_000, 2_000)), 3_000);
