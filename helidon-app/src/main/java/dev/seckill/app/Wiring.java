@@ -58,6 +58,7 @@ import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
 import dev.seckill.purchase.UnitLedger;
 import dev.seckill.redis.Keys;
+import dev.seckill.redis.RedisClients;
 import dev.seckill.redis.ScriptRunner;
 import dev.seckill.redis.ShardMap;
 import dev.seckill.sale.SaleCatalog;
@@ -120,7 +121,7 @@ final class Wiring implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");
         }
 
-        ScriptRunner scripts = new ScriptRunner(redis);
+        ScriptRunner scripts = new ScriptRunner(redis, RedisClients.commandLimit(settings.redis()));
         scripts.loadAll();
         SaleRepository saleRepository = new SaleRepository(db);
         Breakers breakers = Breakers.create(settings.breaker(), clock, Metrics.globalRegistry, ShardMap.of(redis));

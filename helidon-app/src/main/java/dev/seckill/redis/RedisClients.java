@@ -6,9 +6,11 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.BaseConfig;
+import org.redisson.config.EqualJitterDelay;
 import org.redisson.config.ReadMode;
 import org.redisson.config.SubscriptionMode;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,7 +21,22 @@ import java.util.Map;
  */
 public final class RedisClients {
 
+    /** Redisson tries a command once more after a failed try: fail fast, a purchase answers 503 rather than wait. */
+    private static final int RETRY_ATTEMPTS = 1;
+    /** The longest Redisson waits between two tries of a command (jittered from 1 s). */
+    private static final Duration RETRY_DELAY_MAX = Duration.ofSeconds(2);
+
     private RedisClients() {
+    }
+
+    /**
+     * The longest a command can take by Redisson's own limits, with a second to spare: each try may connect and wait
+     * for its answer, a retry waits its delay first, and a synced call waits for its replicas too. A caller that has
+     * no answer by then stops waiting ({@link ScriptRunner}).
+     */
+    public static Duration commandLimit(RedisSettings s) {
+        return Duration.ofMillis((RETRY_ATTEMPTS + 1) * 2L * s.timeoutMs()).plus(RETRY_DELAY_MAX)
+                .plus(s.replicaAcks().timeout()).plusSeconds(1);
     }
 
     public static RedissonClient create(RedisSettings settings) {
@@ -42,6 +59,11 @@ public final class RedisClients {
         redis.put("redis.nodes", nodes == null ? "" : nodes);
         redis.put("redis.password", password == null ? "" : password);
         return create(RedisSettings.from(ServiceConfig.with(ConfigSources.create(redis)).get("redis")));
+    }
+
+    /** The {@code redis} settings of application.yaml, without environment overrides. */
+    static RedisSettings defaults() {
+        return RedisSettings.from(ServiceConfig.with(ConfigSources.create(Map.of())).get("redis"));
     }
 
     static org.redisson.config.Config redissonConfig(RedisSettings s) {
@@ -83,7 +105,8 @@ public final class RedisClients {
                 .setTimeout(s.timeoutMs())
                 .setConnectTimeout(s.timeoutMs())
                 // Fail fast: a purchase that cannot reach Redis answers 503 instead of waiting through retries.
-                .setRetryAttempts(1)
+                .setRetryAttempts(RETRY_ATTEMPTS)
+                .setRetryDelay(new EqualJitterDelay(Duration.ofSeconds(1), RETRY_DELAY_MAX))
                 // A PING on every idle pooled connection this often; one not answered by the next is closed and
                 // reconnected, failing whatever else was in flight on it. At 1 s a one-second stall of this JVM or
                 // its CPU (two shared cores under a crowd and a cluster) closed healthy connections by the dozen and

@@ -11,14 +11,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisResponseTimeoutException;
+import org.redisson.misc.CompletableFutureWrapper;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -42,7 +46,10 @@ class LostAnswerIT {
     private final AtomicBoolean loseAfterRunning = new AtomicBoolean();
     /** The next script call never reaches Redis. */
     private final AtomicBoolean loseUnsent = new AtomicBoolean();
-    /** The next script call times out unsent, and is kept in {@link #stalled} to reach Redis later. */
+    /**
+     * The next script call gets no answer, not even a timeout (a future Redisson never completes), and is kept in
+     * {@link #stalled} to reach Redis later.
+     */
     private final AtomicBoolean stall = new AtomicBoolean();
     /** The stalled call: its bytes, delivered late (or Redisson's resend of it). */
     private final AtomicReference<Callable<Object>> stalled = new AtomicReference<>();
@@ -50,7 +57,8 @@ class LostAnswerIT {
     @BeforeAll
     void connect() {
         redis = StackRedis.connect(RedisClients::connect);
-        ScriptRunner scripts = new ScriptRunner(losingAnswers(redis));
+        // A short limit: the stalled call is given up on after it, as a lost answer.
+        ScriptRunner scripts = new ScriptRunner(losingAnswers(redis), Duration.ofMillis(300));
         scripts.loadAll();
         stock = new SaleStock(redis, new ScriptRunner(redis));
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
@@ -82,8 +90,9 @@ class LostAnswerIT {
     }
 
     /**
-     * The call times out before it runs, the question finds no mark and the attempt answers 503 holding nothing;
-     * then the stalled call reaches Redis. It must take no unit: one taken now would be an order no 202 named.
+     * The call is never answered; past the runner's limit it counts as lost, the question finds no mark and the
+     * attempt answers 503 holding nothing; then the stalled call reaches Redis. It must take no unit: one taken now
+     * would be an order no 202 named.
      */
     @Test
     void aCallThatRunsAfterItsAttemptAnswered503ReservesNothing() throws Exception {
@@ -116,7 +125,7 @@ class LostAnswerIT {
         return sale;
     }
 
-    /** The client, but its scripts' evalSha honours {@link #loseAfterRunning} and {@link #loseUnsent}. */
+    /** The client, but its scripts' evalShaAsync honours {@link #loseAfterRunning} and {@link #loseUnsent}. */
     private RedissonClient losingAnswers(RedissonClient real) {
         InvocationHandler client = (proxy, method, args) -> {
             Object result = invoke(real, method, args);
@@ -128,16 +137,18 @@ class LostAnswerIT {
 
     private RScript losing(RScript real) {
         InvocationHandler script = (proxy, method, args) -> {
-            if (method.getName().equals("evalSha") && stall.getAndSet(false)) {
-                stalled.set(() -> method.invoke(real, args));
-                throw new RedisResponseTimeoutException("staged: the script is stalled on its way");
+            boolean call = method.getName().equals("evalShaAsync");
+            if (call && stall.getAndSet(false)) {
+                stalled.set(() -> ((RFuture<?>) method.invoke(real, args)).toCompletableFuture().join());
+                return new CompletableFutureWrapper<>(new CompletableFuture<>());
             }
-            if (method.getName().equals("evalSha") && loseUnsent.getAndSet(false)) {
-                throw new RedisResponseTimeoutException("staged: the script was never sent");
+            if (call && loseUnsent.getAndSet(false)) {
+                return new CompletableFutureWrapper<>(new RedisResponseTimeoutException("staged: the script was never sent"));
             }
             Object result = invoke(real, method, args);
-            if (method.getName().equals("evalSha") && loseAfterRunning.getAndSet(false)) {
-                throw new RedisResponseTimeoutException("staged: the script ran, its answer was lost");
+            if (call && loseAfterRunning.getAndSet(false)) {
+                ((RFuture<?>) result).toCompletableFuture().join();
+                return new CompletableFutureWrapper<>(new RedisResponseTimeoutException("staged: the script ran, its answer was lost"));
             }
             return result;
         };

@@ -18,6 +18,7 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.redisson.api.RScript;
+import org.redisson.misc.CompletableFutureWrapper;
 import org.redisson.api.RedissonClient;
 
 import java.lang.reflect.Proxy;
@@ -59,7 +60,8 @@ public class ProtectionCosts {
     private final String token = signer.mint(42);
     // Redisson's RScript stubbed where the network would be, answering {QUEUED, stock left} as purchase.lua does.
     private final RedisStockReserver reserver = new RedisStockReserver(new ScriptRunner(stub(RedissonClient.class,
-            stub(RScript.class, List.of(0L, 9L)))), new LimiterSettings(1, 5), ReplicaAcks.none());
+            stub(RScript.class, new CompletableFutureWrapper<Object>(List.of(0L, 9L))))), new LimiterSettings(1, 5),
+            ReplicaAcks.none());
     private long orderId;
 
     @Benchmark
