@@ -163,7 +163,7 @@ bench_jwks_serve() {
 
 # bench_hot_sale OUT SECONDS CONNECTIONS: the hot sale (dev.seckill.bench.scenario.HotSale) twice, the service
 # restarted before each run: with redis.coalesce-max 1 (one script call per buyer), then with the setting the service
-# normally gets (its default, or REDIS_COALESCE_dash_MAX from this environment), which it keeps for the rest of the
+# normally gets (its default, or REDIS_COALESCE_MAX from this environment), which it keeps for the rest of the
 # bench. Each run leaves hot-sale-<mode>.json in OUT; the bench's report adds them. With --reuse it restarts the
 # stack's own service the same way.
 bench_hot_sale() {
@@ -172,11 +172,11 @@ bench_hot_sale() {
   rm -f "$out"/hot-sale-*.json
   for mode in one-call coalescing; do
     max=1
-    [ "$mode" = one-call ] || max=${REDIS_COALESCE_dash_MAX:-default}
+    [ "$mode" = one-call ] || max=${REDIS_COALESCE_MAX:-default}
     say "hot sale ($mode): restarting the service"
     cmd_down service
     if [ "$mode" = one-call ]; then
-      ( export REDIS_COALESCE_dash_MAX=1; start_component service )
+      ( export REDIS_COALESCE_MAX=1; start_component service )
     else
       start_component service
     fi

@@ -1,6 +1,7 @@
 package dev.seckill.app;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.seckill.config.ServiceConfig;
 import dev.seckill.db.Database;
 import dev.seckill.redis.RedisClients;
 import io.helidon.config.Config;
@@ -25,7 +26,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Config config = Config.create();
+        Config config = ServiceConfig.fromEnvironment(System.getenv());
         Clock clock = Clock.systemUTC();
         ServiceSettings settings;
         Credentials credentials;

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.util.Collections;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -22,9 +23,14 @@ public final class ServiceConfig {
     private ServiceConfig() {
     }
 
+    /** The service's config: its application.yaml under the values {@code environment} gives its keys. */
+    public static Config fromEnvironment(Map<String, String> environment) {
+        return Environment.config(() -> ConfigSources.url(yaml()).build(), environment);
+    }
+
     /**
-     * The service's application.yaml under {@code overrides} (keys as application.yaml spells them, or environment
-     * variables expanded by Helidon's mapping), without the process's own environment or system properties.
+     * The service's application.yaml under {@code overrides} (keys as application.yaml spells them), without the
+     * process's own environment or system properties.
      */
     public static Config with(Supplier<? extends ConfigSource> overrides) {
         return Config.builder(overrides, ConfigSources.url(yaml()))

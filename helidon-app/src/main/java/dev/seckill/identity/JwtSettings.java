@@ -8,7 +8,7 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * The {@code seckill.jwt} config section: how the shop's sign-in tokens are checked (docs/shop.md). Its keys are
- * nested so that the documented environment names map onto them without {@code _dash_}: SECKILL_JWT_JWKS_URL is
+ * nested so that the documented environment names map onto them without {@code _}: SECKILL_JWT_JWKS_URL is
  * {@code seckill.jwt.jwks.url}, SECKILL_JWT_CLOCK_SKEW_SECONDS {@code seckill.jwt.clock.skew.seconds}. The defaults
  * are application.yaml's.
  *

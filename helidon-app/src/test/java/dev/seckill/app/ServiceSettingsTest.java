@@ -69,14 +69,14 @@ class ServiceSettingsTest {
     void theEnvironmentVariablesTheReadmeNamesOverrideThem() {
         ServiceSettings s = settings(Map.ofEntries(
                 Map.entry("SECKILL_LIMITER_RATE", "2.5"), Map.entry("SECKILL_LIMITER_BURST", "5"),
-                Map.entry("SECKILL_SOLDOUT_TTL_dash_MS", "250"), Map.entry("SECKILL_EDGE_ADMIN", "http://e:1"),
+                Map.entry("SECKILL_SOLDOUT_TTL_MS", "250"), Map.entry("SECKILL_EDGE_ADMIN", "http://e:1"),
                 Map.entry("SECKILL_NODE", "12"), Map.entry("SECKILL_DEMO_LOGIN", "true"),
-                Map.entry("SECKILL_TOKEN_TTL_dash_SECONDS", "60"), Map.entry("KAFKA_LINGER_dash_MS", "0"),
-                Map.entry("KAFKA_DELIVERY_dash_TIMEOUT_dash_MS", "3000"), Map.entry("DB_PASSWORD", "pw"),
-                Map.entry("SECKILL_RECONCILE_INTERVAL", "15"), Map.entry("SECKILL_EXPIRY_INTERVAL_dash_MS", "0"),
-                Map.entry("SECKILL_EXPIRY_BATCH", "50"), Map.entry("SECKILL_RESEND_AFTER_dash_MS", "2500"),
-                Map.entry("SECKILL_BREAKER_HALF_dash_OPEN_dash_CALLS", "1"),
-                Map.entry("SECKILL_ARCHIVE_LOOK_dash_BACK_dash_HOURS", "24")));
+                Map.entry("SECKILL_TOKEN_TTL_SECONDS", "60"), Map.entry("KAFKA_LINGER_MS", "0"),
+                Map.entry("KAFKA_DELIVERY_TIMEOUT_MS", "3000"), Map.entry("DB_PASSWORD", "pw"),
+                Map.entry("SECKILL_RECONCILE_INTERVAL", "15"), Map.entry("SECKILL_EXPIRY_INTERVAL_MS", "0"),
+                Map.entry("SECKILL_EXPIRY_BATCH", "50"), Map.entry("SECKILL_RESEND_AFTER_MS", "2500"),
+                Map.entry("SECKILL_BREAKER_HALF_OPEN_CALLS", "1"),
+                Map.entry("SECKILL_ARCHIVE_LOOK_BACK_HOURS", "24")));
 
         assertEquals(new LimiterSettings(2.5, 5), s.limiter());
         assertEquals(250, s.soldOutTtlMs());
@@ -100,12 +100,12 @@ class ServiceSettingsTest {
     void aValueThatIsNotANumberStopsTheStartNamingItsKey() {
         assertEquals("seckill.limiter.burst must be a whole number, not 'three'",
                 refusal(Map.of("SECKILL_LIMITER_BURST", "three")));
-        assertEquals("kafka.linger-ms must be a whole number, not '5ms'", refusal(Map.of("KAFKA_LINGER_dash_MS", "5ms")));
+        assertEquals("kafka.linger-ms must be a whole number, not '5ms'", refusal(Map.of("KAFKA_LINGER_MS", "5ms")));
     }
 
     @Test
     void aValueOutsideItsRangeStopsTheStart() {
-        assertEquals("kafka.linger-ms must be 0 or more, not -1", refusal(Map.of("KAFKA_LINGER_dash_MS", "-1")));
+        assertEquals("kafka.linger-ms must be 0 or more, not -1", refusal(Map.of("KAFKA_LINGER_MS", "-1")));
         assertEquals("db.pool must be at least 1, not 0", refusal(Map.of("DB_POOL", "0")));
         assertEquals("seckill.breaker.window and half-open-calls must be at least 1",
                 refusal(Map.of("SECKILL_BREAKER_WINDOW", "0")));
@@ -116,6 +116,6 @@ class ServiceSettingsTest {
     void aGraceShorterThanAKafkaSendCanTakeStopsTheStart() {
         // The delivery timeout is 5 s, settled a second later: a 5 s grace could release a unit an event lands on.
         assertEquals("seckill.reconcile.grace-seconds must exceed kafka.delivery-timeout-ms",
-                refusal(Map.of("SECKILL_RECONCILE_GRACE_dash_SECONDS", "5")));
+                refusal(Map.of("SECKILL_RECONCILE_GRACE_SECONDS", "5")));
     }
 }

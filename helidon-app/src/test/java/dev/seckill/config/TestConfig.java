@@ -2,7 +2,6 @@ package dev.seckill.config;
 
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
-import io.helidon.config.EnvironmentVariables;
 
 import java.util.Map;
 
@@ -18,11 +17,10 @@ public final class TestConfig {
     }
 
     /**
-     * With these environment variables over it, through Helidon's own alias mapping, the one {@code Config.create()}
-     * applies to the real environment: a wrong name in docs/configuration.md fails the test that uses it.
+     * With these environment variables over it, through the rule the service applies to its real environment
+     * ({@link Environment}): a wrong name in docs/configuration.md fails the test that uses it.
      */
-    @SuppressWarnings("removal")
     public static Config environment(Map<String, String> variables) {
-        return ServiceConfig.with(ConfigSources.create(EnvironmentVariables.expand(variables)));
+        return ServiceConfig.fromEnvironment(variables);
     }
 }

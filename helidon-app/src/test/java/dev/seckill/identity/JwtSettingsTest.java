@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The seckill.jwt section: application.yaml's defaults, and the environment names docs/configuration.md gives
- * (the issue's own, without _dash_) really setting its keys through Helidon's mapping.
+ * (the issue's own, without _) really setting its keys through Helidon's mapping.
  */
 class JwtSettingsTest {
 
@@ -45,8 +45,8 @@ class JwtSettingsTest {
 
     @Test
     void theFetchKnobsAndTheCacheSizeHaveTheirNamesToo() {
-        JwtSettings s = settings(Map.of("SECKILL_JWT_JWKS_REFRESH_dash_MS", "1000",
-                "SECKILL_JWT_JWKS_MAX_dash_AGE_dash_SECONDS", "60", "SECKILL_JWT_JWKS_TIMEOUT_dash_MS", "500",
+        JwtSettings s = settings(Map.of("SECKILL_JWT_JWKS_REFRESH_MS", "1000",
+                "SECKILL_JWT_JWKS_MAX_AGE_SECONDS", "60", "SECKILL_JWT_JWKS_TIMEOUT_MS", "500",
                 "SECKILL_JWT_CACHE_SIZE", "5"));
         assertEquals(Duration.ofSeconds(1), s.jwksRefresh());
         assertEquals(Duration.ofSeconds(60), s.jwksMaxAge());
@@ -59,7 +59,7 @@ class JwtSettingsTest {
         assertThrows(IllegalArgumentException.class, () -> settings(Map.of("SECKILL_JWT_CLOCK_SKEW_SECONDS", "-1")));
         assertThrows(IllegalArgumentException.class, () -> settings(Map.of("SECKILL_JWT_USER_CLAIM", " ")));
         assertThrows(IllegalArgumentException.class,
-                () -> settings(Map.of("SECKILL_JWT_JWKS_MAX_dash_AGE_dash_SECONDS", "1")));
+                () -> settings(Map.of("SECKILL_JWT_JWKS_MAX_AGE_SECONDS", "1")));
         assertThrows(IllegalArgumentException.class,
                 () -> JwksKeys.at("ftp://id.example/jwks", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO,
                         new TestClock(NOW)));

@@ -37,7 +37,7 @@ class ExpiryInstancesIT {
         // orders come due over the seconds the purchases take, so the second cannot keep up alone (two a second),
         // and between two passes of the first it takes some.
         try (SecondService second = SecondService.start(Map.of("SECKILL_EXPIRY_BATCH", "1",
-                "SECKILL_EXPIRY_INTERVAL_dash_MS", "500"))) {
+                "SECKILL_EXPIRY_INTERVAL_MS", "500"))) {
             Shoppers other = new Shoppers(second.url());
             Map<String, Long> owners = new LinkedHashMap<>();
             for (int i = 0; i < stock; i++) {

@@ -42,7 +42,7 @@ class OrderPublisherTest {
     @Test
     void theLingerIsApplicationYamlsFiveMsUnlessTheEnvironmentSaysOtherwise() {
         assertEquals(5, properties(Map.of()).get(ProducerConfig.LINGER_MS_CONFIG));
-        assertEquals(0, properties(Map.of("KAFKA_LINGER_dash_MS", "0")).get(ProducerConfig.LINGER_MS_CONFIG));
+        assertEquals(0, properties(Map.of("KAFKA_LINGER_MS", "0")).get(ProducerConfig.LINGER_MS_CONFIG));
     }
 
     /**

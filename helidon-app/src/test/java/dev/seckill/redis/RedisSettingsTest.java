@@ -124,7 +124,7 @@ class RedisSettingsTest {
     @Test
     void aCallDecidesUpToSixtyFourAttemptsUnlessTheEnvironmentSaysOtherwise() {
         assertEquals(64, RedisSettings.from(redis(Map.of())).coalesceMax());
-        assertEquals(1, RedisSettings.from(TestConfig.environment(Map.of("REDIS_COALESCE_dash_MAX", "1")).get("redis"))
+        assertEquals(1, RedisSettings.from(TestConfig.environment(Map.of("REDIS_COALESCE_MAX", "1")).get("redis"))
                 .coalesceMax());
     }
 

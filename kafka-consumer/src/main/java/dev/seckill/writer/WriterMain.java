@@ -1,8 +1,10 @@
 package dev.seckill.writer;
 
+import dev.seckill.config.Environment;
 import dev.seckill.writer.config.WriterSettings;
 import dev.seckill.writer.observe.WriterHealth;
 import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -17,7 +19,7 @@ public final class WriterMain {
     }
 
     public static void main(String[] args) {
-        Config config = Config.create();
+        Config config = Environment.config(() -> ConfigSources.classpath("application.yaml").build(), System.getenv());
         WriterSettings settings;
         try {
             settings = WriterSettings.from(config);

@@ -48,9 +48,9 @@ public final class Setting {
         return Duration.of(number(node), unit);
     }
 
-    /** The one kind of key without a default: absent means something of its own (it is documented at the key). */
+    /** A number that may be left empty, which means something of its own (it is documented at the key). */
     public static OptionalLong optionalNumber(Config node) {
-        return node.exists() ? OptionalLong.of(number(node)) : OptionalLong.empty();
+        return text(node).isBlank() ? OptionalLong.empty() : OptionalLong.of(number(node));
     }
 
     private static <T> T required(Config node, Function<Config, ConfigValue<T>> as, String kind) {

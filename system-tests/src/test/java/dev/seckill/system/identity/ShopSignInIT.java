@@ -62,7 +62,7 @@ class ShopSignInIT {
         provider = ShopKeys.serve(0, "/.well-known/jwks.json", served::get, fetches::incrementAndGet);
         String jwks = "http://127.0.0.1:" + provider.getAddress().getPort() + "/.well-known/jwks.json";
         stack.seckill(Map.of("SECKILL_JWT_JWKS_URL", jwks, "SECKILL_JWT_ISSUER", ISSUER,
-                "SECKILL_JWT_AUDIENCE", AUDIENCE, "SECKILL_JWT_JWKS_REFRESH_dash_MS", "1000"), STACK_OP,
+                "SECKILL_JWT_AUDIENCE", AUDIENCE, "SECKILL_JWT_JWKS_REFRESH_MS", "1000"), STACK_OP,
                 "restart", "service");
         assertTrue(fetches.get() >= 1, "the service fetches the JWKS at start");
         sale = createSale();

@@ -32,10 +32,10 @@ class ArchiveStackIT {
     private static final Duration STACK_OP = Duration.ofSeconds(180);
     /** Short settings; the grace is the least the service accepts (the producer's delivery timeout, 5 s, + 1 s). */
     private static final Map<String, String> SHORT = Map.of(
-            "SECKILL_ARCHIVE_INTERVAL_dash_MS", "500",
-            "SECKILL_ARCHIVE_LINGER_dash_SECONDS", "2",
-            "SECKILL_ARCHIVE_RETENTION_dash_SECONDS", "12",
-            "SECKILL_RECONCILE_GRACE_dash_SECONDS", "6");
+            "SECKILL_ARCHIVE_INTERVAL_MS", "500",
+            "SECKILL_ARCHIVE_LINGER_SECONDS", "2",
+            "SECKILL_ARCHIVE_RETENTION_SECONDS", "12",
+            "SECKILL_RECONCILE_GRACE_SECONDS", "6");
 
     private static final ProtectionStack svc = new ProtectionStack();
     private static RedissonClient redis;
