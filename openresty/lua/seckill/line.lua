@@ -14,7 +14,8 @@ local ngx_sleep = ngx.sleep
 local ngx_now = ngx.now
 local str_match = string.match
 local str_gsub = string.gsub
-local gmatch = string.gmatch
+local cjson = require "cjson.safe"
+local json_null = cjson.null
 local math_floor = math.floor
 local math_ceil = math.ceil
 local math_max = math.max
@@ -22,6 +23,8 @@ local math_min = math.min
 local tonumber = tonumber
 local tostring = tostring
 local setmetatable = setmetatable
+local pairs = pairs
+local type = type
 
 local _M = {
     TICKET_INVALID = "TICKET_INVALID",
@@ -77,21 +80,21 @@ function _M.check(self, raw, id)
     return { user = user, prequeue = kind == "p", value = tonumber(value), raw = raw }
 end
 
--- The service's progress answer: a flat JSON object of numbers and booleans, and the steps as one string.
+-- The service's progress answer (LineService.progress): an object of numbers and booleans, and the steps as an
+-- array of [ms, admitted, cut]; a null field is absent. nil when the body is not such an object.
 local function decode(body)
-    local p = {}
-    for k, v in gmatch(body, '"(%w+)":([^,}]+)') do
-        if v == "true" or v == "false" then
-            p[k] = v == "true"
-        elseif v ~= "null" then
-            p[k] = tonumber(v) or str_match(v, '^"(.*)"$')
+    local p = cjson.decode(body)
+    if type(p) ~= "table" then
+        return nil
+    end
+    for k, v in pairs(p) do
+        if v == json_null then
+            p[k] = nil
         end
     end
-    local steps = {}
-    for ms, admitted, cut in gmatch(p.steps or "", "(%d+):(%d+):(%-?%d+)") do
-        steps[#steps + 1] = { tonumber(ms), tonumber(admitted), tonumber(cut) }
+    if type(p.steps) ~= "table" then
+        p.steps = {}
     end
-    p.steps = steps
     return p
 end
 
@@ -102,6 +105,9 @@ local function fetch(self, id)
         return nil, res.status, res.body
     end
     local p = decode(res.body)
+    if not p then
+        return nil, 502, res.body
+    end
     self.dict:set("p:" .. id, res.body, KEPT)
     self.dict:set("fresh:" .. id, true, math_max(0.1, (p.refreshMs or 1000) / 1000))
     return res.body
@@ -139,6 +145,9 @@ function _M.progress(self, id)
         return cached.p
     end
     local p = decode(body)
+    if not p then
+        return nil, 503
+    end
     self.decoded[id] = { body = body, p = p }
     return p
 end

@@ -18,10 +18,10 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.stream.Collectors;
 
 /**
  * A sale's waiting room (docs/waiting-room.md): {@code POST /api/sales/{id}/line} joins it (signed in),
@@ -117,9 +117,8 @@ public final class LineService implements HttpService {
         Sale s = sale.get();
         LineProgress p = lines.progress(s);
         WaitingRoom room = s.waitingRoom();
-        // Flat (numbers, booleans, and the steps as one string): the edge reads it with patterns, without a JSON library.
-        String steps = p.steps().stream().map(st -> st.ms() + ":" + st.admitted() + ":" + st.cut())
-                .collect(Collectors.joining(";"));
+        // Numbers and booleans, and each step as [ms, admitted, cut]: the edge decodes it with cjson.
+        List<List<Long>> steps = p.steps().stream().map(st -> List.of(st.ms(), st.admitted(), st.cut())).toList();
         Answers.json(res, Status.OK_200, Answers.body("saleId", s.id(), "at", p.at(),
                 "startsAt", s.startsAt().toEpochMilli(), "endsAt", s.endsAt().toEpochMilli(),
                 "admitMs", room.admission().toMillis(), "admitPerSecond", room.admitPerSecond() == null ? 0 : room.admitPerSecond(),
