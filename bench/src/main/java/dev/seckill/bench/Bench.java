@@ -1,14 +1,14 @@
 package dev.seckill.bench;
 
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.ServiceProfiler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
-import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
 import dev.seckill.bench.scenario.Ceilings;
 import dev.seckill.bench.scenario.FlashSale;
@@ -49,7 +49,7 @@ public final class Bench {
      * What a run found: the verdict on the invariants, every sale's check and where the report is; with payment
      * behaviour, the units lapsed orders gave back and how many of them were bought again (0 without).
      */
-    public record Outcome(boolean invariantsHold, List<Report.Check> checks, long unitsReturned, long unitsResold,
+    public record Outcome(boolean invariantsHold, List<BenchReport.Check> checks, long unitsReturned, long unitsResold,
                           Path report) {
     }
 
@@ -75,8 +75,8 @@ public final class Bench {
     }
 
     public static Outcome run(Stack stack, BenchOptions o) throws Exception {
-        Report.Machine machine = Report.Machine.now();
-        Admin admin = new Admin(stack);
+        BenchReport.Machine machine = BenchReport.Machine.now();
+        StackAdmin admin = new StackAdmin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         ServiceProfiler profiler = null;
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250))) {
@@ -101,7 +101,7 @@ public final class Bench {
                 say("checking the invariants in MySQL and Redis");
                 // Every user of the crowd tried, so the stock went to exactly min(stock, users who got an answer).
                 s.check("flash sale", sale.saleId(), sale.attempts(), sale.attempts().stream()
-                        .filter(a -> a.status() != 0).mapToLong(Attempt::userId).distinct().count());
+                        .filter(a -> a.status() != 0).mapToLong(AnsweredClick::userId).distinct().count());
             }
             s.checks().addFirst(s.checks().removeLast()); // the flash sale's first, after the ceilings' own
             Section floods = FloodLevels.section(flood(s, sale), o);
@@ -112,7 +112,7 @@ public final class Bench {
             Section line = o.waitingRoom() ? WaitingRoomRun.run(s) : null;
             // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
             List<HotSale.Run> hot = HotSale.read(out);
-            hot.forEach(h -> s.checks().add(new Report.Check("hot sale, " + h.mode(), h.invariants(), null)));
+            hot.forEach(h -> s.checks().add(new BenchReport.Check("hot sale, " + h.mode(), h.invariants(), null)));
 
             List<Sampler.Sample> samples = sampler.samples();
             Timeline t = new Timeline(sale.attempts());
@@ -125,7 +125,7 @@ public final class Bench {
                     large == null ? null : large.section(), large == null || large.signIn() == null ? null
                             : large.signIn().section(), line)
                     .filter(Objects::nonNull).toList();
-            Report report = new Report(machine.finished(), scenario(o, stack), s.checks(), sections);
+            BenchReport report = new BenchReport(machine.finished(), scenario(o, stack), s.checks(), sections);
             report.write(out, new Charts(t, samples, sampler.marks(), numbers));
             summary(report, numbers, out);
             return new Outcome(report.ok(), List.copyOf(s.checks()),
@@ -174,7 +174,7 @@ public final class Bench {
         return m;
     }
 
-    private static void summary(Report r, FlashSale n, Path out) {
+    private static void summary(BenchReport r, FlashSale n, Path out) {
         System.out.println(f("flash sale %d: %,d answers, %,.0f req/s, p50 %.2f ms, p99 %.2f ms, max %.2f ms; sold out "
                         + "(last 202) at %s s; edge share after sell-out %s; writer drained in %s s", n.saleId(),
                 n.requests(), n.rps(), n.latency().p50(), n.latency().p99(), n.latency().max(),
@@ -184,7 +184,7 @@ public final class Bench {
             System.out.println((g.met() ? "  met      " : "  NOT MET  ") + g.name() + ": " + g.measured() + " ("
                     + g.target() + ")");
         }
-        for (Report.Check c : r.invariants()) {
+        for (BenchReport.Check c : r.invariants()) {
             System.out.println((c.ok() ? "  holds    " : "  VIOLATED ") + c.sale() + ": " + c.check().summary()
                     + (c.soldCount() == null ? "" : "; " + c.soldCount()));
         }

@@ -1,11 +1,11 @@
 package dev.seckill.bench;
 
-import dev.seckill.bench.load.Attempt;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.load.AnsweredClick;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
-import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.scenario.FlashSale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,11 +82,11 @@ class ShortRunReportTest {
         assertMarkers(cpu, "flash sale (1.00 s)");
         assertMarkers(charts.memory(), "flash sale (1.00 s)");
 
-        Report report = new Report(Report.Machine.now(), Map.of("stock", 50), List.of(), List.of(
+        BenchReport report = new BenchReport(BenchReport.Machine.now(), Map.of("stock", 50), List.of(), List.of(
                 numbers().section(null, 64), Sampler.memory(samples, T0, END),
                 Sampler.cpuSection(samples, T0, END)));
         report.write(out, new Charts(new Timeline(attempts()), samples, marks, numbers()));
-        for (String png : List.of(Report.THROUGHPUT_PNG, Report.LATENCY_PNG, Report.MEMORY_PNG, Report.CPU_PNG)) {
+        for (String png : List.of(BenchReport.THROUGHPUT_PNG, BenchReport.LATENCY_PNG, BenchReport.MEMORY_PNG, BenchReport.CPU_PNG)) {
             BufferedImage image = ImageIO.read(out.resolve(png).toFile());
             assertEquals(1000, image.getWidth(), png);
             assertEquals(500, image.getHeight(), png);
@@ -121,24 +121,24 @@ class ShortRunReportTest {
     }
 
     private static FlashSale numbers() {
-        List<Attempt> attempts = attempts();
-        Admin.SaleStats stats = new Admin.SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
+        List<AnsweredClick> attempts = attempts();
+        StackAdmin.SaleStats stats = new StackAdmin.SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
         FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS);
         return FlashSale.of(r, new Timeline(attempts), 50);
     }
 
     /** 50 winners clicked early and waited for a slow Kafka send; 2,950 others were refused from 0.197 s on. */
-    private static List<Attempt> attempts() {
-        List<Attempt> a = new ArrayList<>();
+    private static List<AnsweredClick> attempts() {
+        List<AnsweredClick> a = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             long start = (5 + i) * MS;
             long arrival = (600 + 2 * i) * MS;
-            a.add(new Attempt(i, start, arrival - start, 202, "QUEUED", Long.toString(1000 + i), false, 0));
+            a.add(new AnsweredClick(i, start, arrival - start, 202, "QUEUED", Long.toString(1000 + i), false, 0));
         }
-        a.set(49, new Attempt(49, 54 * MS, 700 * MS - 54 * MS, 202, "QUEUED", "1049", false, 0));
+        a.set(49, new AnsweredClick(49, 54 * MS, 700 * MS - 54 * MS, 202, "QUEUED", "1049", false, 0));
         for (int i = 50; i < 3000; i++) {
             long start = (190 + (i - 50) * 520L / 2950) * MS;
-            a.add(new Attempt(i, start, 7 * MS, 410, "SOLD_OUT", null, false, 0));
+            a.add(new AnsweredClick(i, start, 7 * MS, 410, "SOLD_OUT", null, false, 0));
         }
         return a;
     }

@@ -14,9 +14,9 @@ import dev.seckill.chaos.fault.Window;
 import dev.seckill.chaos.history.History;
 import dev.seckill.check.Op;
 import dev.seckill.chaos.load.Workload;
-import dev.seckill.chaos.report.Report;
+import dev.seckill.chaos.report.ChaosReport;
 import dev.seckill.chaos.report.Timeliness;
-import dev.seckill.chaos.settle.Settlement;
+import dev.seckill.chaos.settle.EndOfRun;
 import dev.seckill.testkit.ClusterStack;
 import dev.seckill.testkit.Stack;
 import picocli.CommandLine;
@@ -153,7 +153,7 @@ public final class Chaos implements Callable<Integer> {
                 faults.join();
                 log.accept("healing everything");
                 nemesis.healAll();
-                Settlement.Outcome settled = new Settlement(workload.admin(), log).settle(workload.sales(),
+                EndOfRun.Outcome settled = new EndOfRun(workload.admin(), log).settle(workload.sales(),
                         workload.saleIds());
                 history.close();
                 List<Op> ops = History.read(historyFile);
@@ -168,10 +168,10 @@ public final class Chaos implements Callable<Integer> {
                     checker = "the checker failed: " + e;
                 }
                 Timeliness.Table timely = Timeliness.of(ops, nemesis.windows(), timeouts.deadline());
-                Report.Run run = new Report.Run(o.seed(), o.minutes(), o.faultList(), start, workloadEnd,
+                ChaosReport.Run run = new ChaosReport.Run(o.seed(), o.minutes(), o.faultList(), start, workloadEnd,
                         System.currentTimeMillis(), schedule, nemesis.windows(), nemesis.problems(),
                         workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker, timely);
-                String md = Report.write(run, o.out());
+                String md = ChaosReport.write(run, o.out());
                 System.out.println();
                 System.out.println(md);
                 log.accept("report: " + o.out().resolve("report.md") + " and report.json; history: " + historyFile);

@@ -25,19 +25,19 @@ final class AnswerChecks {
     private AnswerChecks() {
     }
 
-    static void check(SaleState sale, SaleOps ops, Recording recording, Findings f) {
-        Map<String, OrderRow> byId = sale.orders().stream().collect(Collectors.toMap(OrderRow::id,
+    static void check(FinalSale sale, SaleOps ops, Recording recording, Findings f) {
+        Map<String, FinalOrder> byId = sale.orders().stream().collect(Collectors.toMap(FinalOrder::id,
                 Function.identity()));
-        Map<Long, List<OrderRow>> rowsByUser = sale.orders().stream().collect(Collectors.groupingBy(OrderRow::userId));
+        Map<Long, List<FinalOrder>> rowsByUser = sale.orders().stream().collect(Collectors.groupingBy(FinalOrder::userId));
         Set<Long> users = new HashSet<>(ops.users());
         users.addAll(rowsByUser.keySet());
         for (long user : users.stream().sorted().toList()) {
-            List<OrderRow> rows = rowsByUser.getOrDefault(user, List.of());
+            List<FinalOrder> rows = rowsByUser.getOrDefault(user, List.of());
             List<Op> mine = ops.of(user);
             Set<String> named = answers(sale.saleId(), user, mine, rows, byId, f);
             if (rows.size() > 1) {
                 f.violation(SECOND_ORDER, sale.saleId(), user, null, rows.size() + " rows: "
-                        + rows.stream().map(OrderRow::id).toList(), ops.naming(rows));
+                        + rows.stream().map(FinalOrder::id).toList(), ops.naming(rows));
             } else if (named.size() > 1) {
                 f.violation(SECOND_ORDER, sale.saleId(), user, null, "answered " + named.size()
                         + " different order ids: " + named, mine.stream().filter(o -> named.contains(o.orderId()))
@@ -51,13 +51,13 @@ final class AnswerChecks {
      * Checks each answer of one buyer that names an order, and returns the order ids they told the buyer were theirs
      * (an ALREADY_PURCHASED naming an order not theirs is a mismatch, reported once as such).
      */
-    private static Set<String> answers(long saleId, long user, List<Op> mine, List<OrderRow> rows,
-                                       Map<String, OrderRow> byId, Findings f) {
+    private static Set<String> answers(long saleId, long user, List<Op> mine, List<FinalOrder> rows,
+                                       Map<String, FinalOrder> byId, Findings f) {
         Set<String> named = new LinkedHashSet<>();
         for (Op op : mine) {
             if (SaleOps.grants(op)) {
                 named.add(op.orderId());
-                OrderRow row = byId.get(op.orderId());
+                FinalOrder row = byId.get(op.orderId());
                 if (row == null || row.userId() != user) {
                     f.violation(LOST_ORDER, saleId, user, op.orderId(), "answered " + op.status() + " "
                             + op.code() + " naming the order, which has no row" + (row == null ? ""
@@ -71,7 +71,7 @@ final class AnswerChecks {
                 } else {
                     f.violation(ANSWER_MISMATCH, saleId, user, op.orderId(), "answered 409 ALREADY_PURCHASED naming "
                             + (op.orderId() == null ? "no order" : "this order") + "; the user's row is "
-                            + (rows.isEmpty() ? "none" : rows.stream().map(OrderRow::id).toList()), List.of(op));
+                            + (rows.isEmpty() ? "none" : rows.stream().map(FinalOrder::id).toList()), List.of(op));
                 }
             }
         }
@@ -86,7 +86,7 @@ final class AnswerChecks {
      * order nobody asked for. Unless the client dropped attempts unrecorded ({@link Recording#IN_FLIGHT_DROPPED}):
      * then such a row is the third exception, its answer unknown.
      */
-    private static void explain(long saleId, OrderRow row, List<Op> mine, Recording recording, Findings f) {
+    private static void explain(long saleId, FinalOrder row, List<Op> mine, Recording recording, Findings f) {
         List<Op> naming = mine.stream().filter(o -> row.id().equals(o.orderId())).toList();
         if (naming.stream().anyMatch(SaleOps::grants)) {
             return;

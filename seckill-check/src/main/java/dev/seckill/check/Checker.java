@@ -39,7 +39,7 @@ public final class Checker {
                 .collect(Collectors.groupingBy(Op::saleId));
         Map<String, List<Op>> pays = history.stream().filter(o -> o.kind() == OpKind.PAY && o.orderId() != null)
                 .collect(Collectors.groupingBy(Op::orderId));
-        for (SaleState sale : state.sales()) {
+        for (FinalSale sale : state.sales()) {
             SaleOps ops = new SaleOps(purchases.getOrDefault(sale.saleId(), List.of()), pays);
             if (!sale.found()) {
                 f.violation(SALE_MISSING, sale.saleId(), null, null, "MySQL has no row of the sale",
@@ -61,7 +61,7 @@ public final class Checker {
 
     /** Operations of sales the final state did not read: nothing to hold them against. */
     private static void unread(List<Op> history, FinalState state, Findings f) {
-        Set<Long> read = state.sales().stream().map(SaleState::saleId).collect(Collectors.toSet());
+        Set<Long> read = state.sales().stream().map(FinalSale::saleId).collect(Collectors.toSet());
         Map<Long, List<Op>> unread = history.stream().filter(o -> o.saleId() > 0 && !read.contains(o.saleId()))
                 .collect(Collectors.groupingBy(Op::saleId, TreeMap::new, Collectors.toList()));
         unread.forEach((sale, ops) -> f.violation(SALE_MISSING, sale, null, null, "the final state did not read the "
@@ -93,8 +93,8 @@ public final class Checker {
 
     /** A pay answered 200 (PAID) leaves its order PAID: a paid order never expires. */
     private static void paid(List<Op> history, FinalState state, Findings f) {
-        Map<String, SaleState> saleOf = new HashMap<>();
-        Map<String, OrderRow> rows = new HashMap<>();
+        Map<String, FinalSale> saleOf = new HashMap<>();
+        Map<String, FinalOrder> rows = new HashMap<>();
         state.sales().forEach(s -> s.orders().forEach(r -> {
             saleOf.put(r.id(), s);
             rows.put(r.id(), r);
@@ -103,11 +103,11 @@ public final class Checker {
             if (op.kind() != OpKind.PAY || op.status() != 200) {
                 continue;
             }
-            OrderRow r = op.orderId() == null ? null : rows.get(op.orderId());
+            FinalOrder r = op.orderId() == null ? null : rows.get(op.orderId());
             if (r == null) {
                 f.violation(ANSWER_MISMATCH, op.saleId(), op.userId(), op.orderId(), "a pay answered 200 for an order "
                         + "no sale of the final state has", List.of(op));
-            } else if (r.state() != OrderRow.State.PAID) {
+            } else if (r.state() != FinalOrder.State.PAID) {
                 f.violation(ANSWER_MISMATCH, saleOf.get(r.id()).saleId(), r.userId(), r.id(), "a pay answered 200 "
                         + "PAID, the order is " + r.state() + " at the end", List.of(op), r.requestId());
             }

@@ -18,9 +18,9 @@ import java.util.Optional;
 import java.util.function.LongFunction;
 
 /** What MySQL and every Redis master hold for the run's sales, read directly (never through the service). */
-public record FinalState(List<SaleState> sales) {
+public record FinalState(List<FinalSale> sales) {
 
-    public Optional<SaleState> sale(long saleId) {
+    public Optional<FinalSale> sale(long saleId) {
         return sales.stream().filter(s -> s.saleId() == saleId).findFirst();
     }
 
@@ -75,11 +75,11 @@ public record FinalState(List<SaleState> sales) {
 
     private static FinalState read(Connection db, List<Long> saleIds, LongFunction<RedisSale> keys)
             throws SQLException {
-        SaleRows rows = new SaleRows(db);
-        List<SaleState> out = new ArrayList<>();
+        MysqlSale rows = new MysqlSale(db);
+        List<FinalSale> out = new ArrayList<>();
         for (long saleId : saleIds.stream().distinct().sorted().toList()) {
-            SaleRows.Rows r = rows.read(saleId);
-            out.add(new SaleState(saleId, r.found(), r.stockTotal(), r.stock(), r.orders(), r.unitReturns(),
+            MysqlSale.Rows r = rows.read(saleId);
+            out.add(new FinalSale(saleId, r.found(), r.stockTotal(), r.stock(), r.orders(), r.unitReturns(),
                     keys.apply(saleId)));
         }
         return new FinalState(out);

@@ -22,7 +22,7 @@ final class Findings {
         violations.add(new Violation(kind, saleId, userId, orderId, detail, requestIds(involved, moreRequestIds)));
     }
 
-    void excused(Excused.Kind kind, long saleId, OrderRow row, String detail, Collection<Op> involved) {
+    void excused(Excused.Kind kind, long saleId, FinalOrder row, String detail, Collection<Op> involved) {
         exceptions.add(new Excused(kind, saleId, row.userId(), row.id(), detail, requestIds(involved, row.requestId())));
     }
 

@@ -30,7 +30,7 @@ final class RefusalChecks {
     private RefusalChecks() {
     }
 
-    static void check(SaleState sale, SaleOps ops, Findings f) {
+    static void check(FinalSale sale, SaleOps ops, Findings f) {
         // The orders that took a unit: every row, and every order an answer granted (a 202 or a 503 naming it) even
         // without its row, so that a lost order is reported as lost, not also as a refusal while its unit was left.
         Set<Long> taken = new HashSet<>();

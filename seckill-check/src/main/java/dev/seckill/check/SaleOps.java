@@ -41,7 +41,7 @@ final class SaleOps {
     }
 
     /** {@link #naming} of each order. */
-    List<Op> naming(Collection<OrderRow> rows) {
+    List<Op> naming(Collection<FinalOrder> rows) {
         return rows.stream().flatMap(r -> naming(r.id()).stream()).toList();
     }
 

@@ -20,15 +20,15 @@ public record SaleSummary(long saleId, int stockTotal, long dbStock, long dbOrde
                           Long redisRemaining, long redisBuyers, long accepted, long lost, long liveOrders, long paid,
                           long expired, long redisReturned, List<Violation> violations, List<Excused> exceptions) {
 
-    static SaleSummary of(SaleState sale, List<Op> purchases, Findings f) {
-        List<OrderRow> rows = sale.orders();
+    static SaleSummary of(FinalSale sale, List<Op> purchases, Findings f) {
+        List<FinalOrder> rows = sale.orders();
         List<Violation> violations = f.violations.stream().filter(v -> v.saleId() == sale.saleId()).toList();
         RedisSale redis = sale.redis();
         return new SaleSummary(sale.saleId(), sale.stockTotal(), sale.stock(), rows.size(),
-                rows.stream().map(OrderRow::userId).distinct().count(), redis.remaining(), redis.buyers().size(),
+                rows.stream().map(FinalOrder::userId).distinct().count(), redis.remaining(), redis.buyers().size(),
                 purchases.stream().filter(o -> o.status() == 202).count(),
                 violations.stream().filter(v -> v.kind() == Violation.Kind.LOST_ORDER).count(), sale.live(),
-                rows.stream().filter(r -> r.state() == OrderRow.State.PAID).count(),
+                rows.stream().filter(r -> r.state() == FinalOrder.State.PAID).count(),
                 rows.stream().filter(r -> !r.live()).count(), redis.returned().size(), violations,
                 f.exceptions.stream().filter(e -> e.saleId() == sale.saleId()).toList());
     }

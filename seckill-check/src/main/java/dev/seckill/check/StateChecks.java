@@ -22,11 +22,11 @@ final class StateChecks {
     private StateChecks() {
     }
 
-    static void check(SaleState sale, SaleOps ops, Findings f) {
+    static void check(FinalSale sale, SaleOps ops, Findings f) {
         long id = sale.saleId();
         long total = sale.stockTotal();
         long live = sale.live();
-        List<OrderRow> liveRows = sale.orders().stream().filter(OrderRow::live).toList();
+        List<FinalOrder> liveRows = sale.orders().stream().filter(FinalOrder::live).toList();
         RedisSale redis = sale.redis();
         // An oversold sale cannot satisfy the stock equations (remaining >= 0 and stock >= 0 by CHECK): the oversell
         // is their cause, reported once as such rather than as three broken equations.
@@ -74,12 +74,12 @@ final class StateChecks {
     }
 
     /** Paid or expired, once; a payment exactly for each PAID order. */
-    private static void payments(SaleState sale, SaleOps ops, Findings f) {
-        for (OrderRow r : sale.orders()) {
-            if (r.paid() && r.state() == OrderRow.State.EXPIRED) {
+    private static void payments(FinalSale sale, SaleOps ops, Findings f) {
+        for (FinalOrder r : sale.orders()) {
+            if (r.paid() && r.state() == FinalOrder.State.EXPIRED) {
                 f.violation(PAID_AND_EXPIRED, sale.saleId(), r.userId(), r.id(), "the order has a payment and is "
                         + "EXPIRED (its unit went back on sale)", ops.naming(r.id()), r.requestId());
-            } else if (r.paid() != (r.state() == OrderRow.State.PAID)) {
+            } else if (r.paid() != (r.state() == FinalOrder.State.PAID)) {
                 f.violation(PAYMENT_MISMATCH, sale.saleId(), r.userId(), r.id(), r.paid()
                         ? "a payment for an order still " + r.state() : "PAID without a payment row",
                         ops.naming(r.id()), r.requestId());
@@ -88,11 +88,11 @@ final class StateChecks {
     }
 
     /** The returned set holds exactly the EXPIRED orders. */
-    private static void returns(SaleState sale, SaleOps ops, Findings f) {
-        Map<Long, OrderRow> byId = sale.orders().stream().collect(Collectors.toMap(OrderRow::orderId,
+    private static void returns(FinalSale sale, SaleOps ops, Findings f) {
+        Map<Long, FinalOrder> byId = sale.orders().stream().collect(Collectors.toMap(FinalOrder::orderId,
                 Function.identity()));
         for (long returned : sale.redis().returned()) {
-            OrderRow r = byId.get(returned);
+            FinalOrder r = byId.get(returned);
             if (r == null) {
                 f.violation(UNIT_RETURNED_TWICE, sale.saleId(), null, Long.toString(returned), "in the returned set "
                         + "but no order of the sale: a unit given back for nothing", ops.naming(Long.toString(returned)));
@@ -102,7 +102,7 @@ final class StateChecks {
                         r.requestId());
             }
         }
-        for (OrderRow r : sale.orders()) {
+        for (FinalOrder r : sale.orders()) {
             if (!r.live() && !sale.redis().returned().contains(r.orderId())) {
                 f.violation(UNIT_NOT_RETURNED, sale.saleId(), r.userId(), r.id(), "EXPIRED but not in the returned set"
                         + (sale.unitReturns().contains(r.orderId()) ? " (its unit_return row is still owed)" : ""),
@@ -115,11 +115,11 @@ final class StateChecks {
      * Every buyer mark has its row with the same order id, every row its mark (a lapsed buyer's too), and every unsent
      * entry left names its buyer's marked order.
      */
-    private static void marks(SaleState sale, SaleOps ops, Findings f) {
-        Map<Long, List<OrderRow>> rowsByUser = sale.orders().stream().collect(Collectors.groupingBy(OrderRow::userId));
+    private static void marks(FinalSale sale, SaleOps ops, Findings f) {
+        Map<Long, List<FinalOrder>> rowsByUser = sale.orders().stream().collect(Collectors.groupingBy(FinalOrder::userId));
         Map<Long, Long> buyers = sale.redis().buyers();
         buyers.forEach((user, order) -> {
-            List<OrderRow> rows = rowsByUser.getOrDefault(user, List.of());
+            List<FinalOrder> rows = rowsByUser.getOrDefault(user, List.of());
             if (rows.stream().noneMatch(r -> r.orderId() == order)) {
                 List<Op> involved = ops.of(user);
                 f.violation(CONSERVATION, sale.saleId(), user, Long.toString(order), rows.isEmpty()
@@ -135,7 +135,7 @@ final class StateChecks {
                         + "the buyer mark does not name (" + buyers.get(user) + ")", ops.of(user));
             }
         });
-        for (OrderRow r : sale.orders()) {
+        for (FinalOrder r : sale.orders()) {
             // A user's second row cannot have a mark of its own (one per user): that is the SECOND_ORDER reported
             // by the answers' check, not a lost mark.
             if (!buyers.containsKey(r.userId())) {
@@ -146,13 +146,13 @@ final class StateChecks {
     }
 
     /** No stock key: archived (only the database equations hold, checked above) or lost. */
-    private static void missingKeys(SaleState sale, SaleOps ops, Findings f) {
+    private static void missingKeys(FinalSale sale, SaleOps ops, Findings f) {
         if (!sale.redis().archived()) {
             f.violation(CONSERVATION, sale.saleId(), null, null, "Redis has no stock key and no archived mark on "
                     + sale.redis().node() + ": the sale's keys are lost", List.of());
             return;
         }
-        for (OrderRow r : sale.orders()) {
+        for (FinalOrder r : sale.orders()) {
             if (sale.unitReturns().contains(r.orderId())) {
                 f.violation(UNIT_NOT_RETURNED, sale.saleId(), r.userId(), r.id(), "the sale is archived and its "
                         + "unit_return row is still owed", ops.naming(r.id()), r.requestId());

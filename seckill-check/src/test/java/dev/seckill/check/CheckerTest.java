@@ -144,7 +144,7 @@ class CheckerTest {
     void anOrderWithAPaymentThatExpiredIsPaidAndExpired() {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
         s.purchase(12, 202, "QUEUED", 102L);
-        s.row(12, 102, OrderRow.State.EXPIRED, true);
+        s.row(12, 102, FinalOrder.State.EXPIRED, true);
         Verdict v = s.check();
         assertEquals(Set.of(PAID_AND_EXPIRED), kinds(v), v.summary());
         assertEquals("102", v.violations().getFirst().orderId());
@@ -154,7 +154,7 @@ class CheckerTest {
     void aPaidOrderWithoutItsPaymentIsAPaymentMismatch() {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
         s.purchase(12, 202, "QUEUED", 102L);
-        s.row(12, 102, OrderRow.State.PAID, false);
+        s.row(12, 102, FinalOrder.State.PAID, false);
         assertEquals(Set.of(PAYMENT_MISMATCH), kinds(s.check()));
     }
 
@@ -272,7 +272,7 @@ class CheckerTest {
         SaleFixture s = soundSale();
         Op unavailable = s.purchase(18, 503, "UNAVAILABLE", null);
         s.purchase(18, 409, "ALREADY_PURCHASED", 108L);
-        s.row(18, 108, OrderRow.State.CONFIRMED, false);
+        s.row(18, 108, FinalOrder.State.CONFIRMED, false);
         Verdict v = s.check();
         assertTrue(v.holds(), v.summary());
         assertEquals(1, v.exceptions().size());
@@ -287,7 +287,7 @@ class CheckerTest {
     void anUnansweredPurchaseWhoseOrderWasWrittenIsAnException() {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
         Op silent = s.purchase(12, 0, null, null);
-        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        s.row(12, 102, FinalOrder.State.CONFIRMED, false);
         Verdict v = s.check();
         assertTrue(v.holds(), v.summary());
         assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_NO_ANSWER),
@@ -297,7 +297,7 @@ class CheckerTest {
 
     /** Adds a row of user 12 to {@code s}, which no documented exception covers: it is the one violation. */
     private static Violation rowWithoutAnswer(SaleFixture s) {
-        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        s.row(12, 102, FinalOrder.State.CONFIRMED, false);
         Verdict v = s.check();
         assertEquals(Set.of(ROW_WITHOUT_ANSWER), kinds(v), v.summary());
         assertEquals(List.of(), v.exceptions());
@@ -362,7 +362,7 @@ class CheckerTest {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
         s.purchase(12, 410, "SOLD_OUT", null);
         Op unavailable = s.purchase(12, 503, "UNAVAILABLE", null);
-        s.row(12, 102, OrderRow.State.CONFIRMED, false);
+        s.row(12, 102, FinalOrder.State.CONFIRMED, false);
         Verdict v = s.check();
         assertTrue(v.holds(), v.summary());
         assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_503), v.exceptions().stream().map(Excused::kind).toList());
@@ -402,7 +402,7 @@ class CheckerTest {
         s.pass(5_000);
         long last = s.idIn(0);
         s.purchase(12, 202, "QUEUED", last);
-        s.row(12, last, OrderRow.State.CONFIRMED, false);
+        s.row(12, last, FinalOrder.State.CONFIRMED, false);
         s.purchase(14, 410, "SOLD_OUT", null);
         Verdict v = s.check();
         assertEquals(Set.of(SOLD_OUT_WITH_STOCK), kinds(v), v.summary());
@@ -472,9 +472,9 @@ class CheckerTest {
         s.purchase(17, 0, null, null);
         s.purchase(18, 503, "UNAVAILABLE", null);
         s.purchase(18, 409, "ALREADY_PURCHASED", 108L);
-        s.row(18, 108, OrderRow.State.CONFIRMED, false);
+        s.row(18, 108, FinalOrder.State.CONFIRMED, false);
         s.purchase(19, 0, null, null);
-        s.row(19, 109, OrderRow.State.CONFIRMED, false);
+        s.row(19, 109, FinalOrder.State.CONFIRMED, false);
         SaleSummary sale = s.check().sale(SALE);
         assertTrue(sale.holds() && sale.ok(), sale.summary());
         assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_503, Excused.Kind.WRITTEN_AFTER_NO_ANSWER),
@@ -522,7 +522,7 @@ class CheckerTest {
     void aPaymentForAnOrderStillConfirmedIsAPaymentMismatch() {
         SaleFixture s = new SaleFixture(2).bought(11, 101);
         s.purchase(12, 202, "QUEUED", 102L);
-        s.row(12, 102, OrderRow.State.CONFIRMED, true);
+        s.row(12, 102, FinalOrder.State.CONFIRMED, true);
         Verdict v = s.check();
         assertEquals(Set.of(PAYMENT_MISMATCH), kinds(v), v.summary());
         assertTrue(v.summary().contains("a payment for an order still CONFIRMED"), v.summary());
@@ -541,8 +541,8 @@ class CheckerTest {
         // The bench's client drops what is in flight at its deadline: the buyer's dropped attempt may have written it.
         SaleFixture s = new SaleFixture(3).bought(11, 101);
         s.purchase(12, 429, "RATE_LIMITED", null);
-        s.row(12, 102, OrderRow.State.CONFIRMED, false);
-        s.row(13, 103, OrderRow.State.CONFIRMED, false);
+        s.row(12, 102, FinalOrder.State.CONFIRMED, false);
+        s.row(13, 103, FinalOrder.State.CONFIRMED, false);
         Verdict dropped = Checker.check(s.history(), s.state(), Recording.IN_FLIGHT_DROPPED);
         assertTrue(dropped.holds(), dropped.summary());
         assertEquals(List.of(Excused.Kind.WRITTEN_AFTER_UNRECORDED, Excused.Kind.WRITTEN_AFTER_UNRECORDED),
@@ -566,7 +566,7 @@ class CheckerTest {
     void everyViolationOfASaleIsInItsSummaryLine() {
         SaleFixture s = new SaleFixture(1).bought(11, 101).bought(12, 102).bought(11, 105);
         s.purchase(13, 202, "QUEUED", 103L);
-        s.row(14, 104, OrderRow.State.EXPIRED, true);
+        s.row(14, 104, FinalOrder.State.EXPIRED, true);
         s.returned().add(999L);
         Verdict v = s.check();
         SaleSummary sale = v.sale(SALE);

@@ -64,7 +64,7 @@ class FinalStateIT {
         assertTrue(v.holds(), v.summary());
         assertEquals(List.of(), v.exceptions(), v.exceptionLines());
         assertEquals(6, v.counts().answers().get("PURCHASE 202 QUEUED"), v.counts().answers().toString());
-        SaleState lapsed = state.sale(lapsing).orElseThrow();
+        FinalSale lapsed = state.sale(lapsing).orElseThrow();
         assertEquals(2L, lapsed.redis().remaining());
         assertEquals(3, lapsed.redis().returned().size());
         assertEquals(3, state.sale(bought).orElseThrow().redis().buyers().size());
@@ -112,13 +112,13 @@ class FinalStateIT {
         return out;
     }
 
-    private SaleState read(long saleId) {
+    private FinalSale read(long saleId) {
         return FinalState.read(stack, List.of(saleId)).sales().getFirst();
     }
 
     /** {@code orders} rows, every one expired and its unit back in Redis. */
-    private static boolean settled(SaleState s, int orders) {
-        return s.orders().size() == orders && s.orders().stream().noneMatch(OrderRow::live)
+    private static boolean settled(FinalSale s, int orders) {
+        return s.orders().size() == orders && s.orders().stream().noneMatch(FinalOrder::live)
                 && s.unitReturns().isEmpty() && s.redis().returned().size() == orders;
     }
 }

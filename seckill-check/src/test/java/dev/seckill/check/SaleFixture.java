@@ -24,7 +24,7 @@ final class SaleFixture {
 
     private final int total;
     private final List<Op> ops = new ArrayList<>();
-    private final List<OrderRow> rows = new ArrayList<>();
+    private final List<FinalOrder> rows = new ArrayList<>();
     private final Map<Long, Long> marks = new LinkedHashMap<>();
     private final Set<Long> returned = new TreeSet<>();
     private final Set<Long> unitReturns = new HashSet<>();
@@ -76,10 +76,10 @@ final class SaleFixture {
     }
 
     /** The order's row, its buyer mark, and (when it expired) its unit back in Redis. */
-    SaleFixture row(long user, long order, OrderRow.State state, boolean paid) {
-        rows.add(new OrderRow(order, user, state, PAY_BY, null, paid));
+    SaleFixture row(long user, long order, FinalOrder.State state, boolean paid) {
+        rows.add(new FinalOrder(order, user, state, PAY_BY, null, paid));
         marks.putIfAbsent(user, order);
-        if (state == OrderRow.State.EXPIRED) {
+        if (state == FinalOrder.State.EXPIRED) {
             returned.add(order);
         }
         return this;
@@ -88,27 +88,27 @@ final class SaleFixture {
     /** A 202 and its CONFIRMED row. */
     SaleFixture bought(long user, long order) {
         purchase(user, 202, "QUEUED", order);
-        return row(user, order, OrderRow.State.CONFIRMED, false);
+        return row(user, order, FinalOrder.State.CONFIRMED, false);
     }
 
     /** A 202, a pay answered 200 and the PAID row with its payment. */
     SaleFixture boughtAndPaid(long user, long order) {
         purchase(user, 202, "QUEUED", order);
         op(OpKind.PAY, user, 200, "PAID", order);
-        return row(user, order, OrderRow.State.PAID, true);
+        return row(user, order, FinalOrder.State.PAID, true);
     }
 
     /** A 202 and the row that expired unpaid, its unit given back. */
     SaleFixture boughtAndLapsed(long user, long order) {
         purchase(user, 202, "QUEUED", order);
-        return row(user, order, OrderRow.State.EXPIRED, false);
+        return row(user, order, FinalOrder.State.EXPIRED, false);
     }
 
     List<Op> history() {
         return List.copyOf(ops);
     }
 
-    List<OrderRow> rows() {
+    List<FinalOrder> rows() {
         return rows;
     }
 
@@ -134,13 +134,13 @@ final class SaleFixture {
     }
 
     FinalState state() {
-        int live = (int) rows.stream().filter(OrderRow::live).count();
+        int live = (int) rows.stream().filter(FinalOrder::live).count();
         RedisSale redis = keysGone
                 ? new RedisSale("redis-1", null, Map.of(), Set.of(), Map.of(), Map.copyOf(meta), List.of())
                 : new RedisSale("redis-1", (long) (total - live + remainingOff), Map.copyOf(marks), Set.copyOf(returned),
                 Map.copyOf(unsent), Map.copyOf(meta), List.of());
         int stock = Math.max(0, total - live + dbStockOff);
-        return new FinalState(List.of(new SaleState(SALE, true, total, stock, List.copyOf(rows),
+        return new FinalState(List.of(new FinalSale(SALE, true, total, stock, List.copyOf(rows),
                 Set.copyOf(unitReturns), redis)));
     }
 

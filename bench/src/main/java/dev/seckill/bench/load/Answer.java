@@ -28,8 +28,8 @@ public record Answer(int status, String body, boolean byEdge) {
     }
 
     /** The attempt this answer ends; called as the answer is read, so the wall clock now is when it came. */
-    public Attempt attempt(long userId, long startNanos, long latencyNanos) {
-        return new Attempt(userId, startNanos, latencyNanos, status, status == 0 ? "NO_ANSWER" : code(),
+    public AnsweredClick attempt(long userId, long startNanos, long latencyNanos) {
+        return new AnsweredClick(userId, startNanos, latencyNanos, status, status == 0 ? "NO_ANSWER" : code(),
                 Bodies.field(body, "orderId"), byEdge, System.currentTimeMillis());
     }
 

@@ -22,9 +22,9 @@ public final class Crowd implements LoadClient.Script {
     private final long saleId;
     private final int clicks;
     private final long t0;
-    private final List<Attempt> attempts = new ArrayList<>();
+    private final List<AnsweredClick> attempts = new ArrayList<>();
     private Stampede<Integer> stampede;
-    private Consumer<Attempt> onAccepted = a -> { };
+    private Consumer<AnsweredClick> onAccepted = a -> { };
 
     /** {@code t0}: the System.nanoTime() that attempt start times are measured from. */
     public Crowd(Users users, long saleId, int edgePort, int clicks, long t0) {
@@ -45,13 +45,13 @@ public final class Crowd implements LoadClient.Script {
     }
 
     /** Each 202 goes to {@code winner} as it is answered (so that a payment window starts at once). */
-    public Crowd onAccepted(Consumer<Attempt> winner) {
+    public Crowd onAccepted(Consumer<AnsweredClick> winner) {
         onAccepted = winner;
         return this;
     }
 
     /** Lets the crowd loose over {@code connections} until it is done or the deadline; every attempt. */
-    public List<Attempt> run(int connections, long deadlineNanos) throws IOException {
+    public List<AnsweredClick> run(int connections, long deadlineNanos) throws IOException {
         LoadClient.run(port, connections, this, deadlineNanos, Duration.ofSeconds(30));
         return attempts;
     }
@@ -75,7 +75,7 @@ public final class Crowd implements LoadClient.Script {
     @SuppressWarnings("unchecked")
     public void answered(LoadClient.Request request, long start, long end, Answer answer) {
         Stampede.Shopper<Integer> s = (Stampede.Shopper<Integer>) request.tag();
-        Attempt a = answer.attempt(users.id(s.who), start - t0, end - start);
+        AnsweredClick a = answer.attempt(users.id(s.who), start - t0, end - start);
         attempts.add(a);
         if (a.accepted()) {
             onAccepted.accept(a);
@@ -84,7 +84,7 @@ public final class Crowd implements LoadClient.Script {
     }
 
     /** Every attempt so far; read it after the run. */
-    public List<Attempt> attempts() {
+    public List<AnsweredClick> attempts() {
         return attempts;
     }
 }

@@ -58,14 +58,14 @@ public final class LineCrowd implements LoadClient.Script {
     private final long saleId;
     private final int port;
     private final long admitMs;
-    private final Consumer<Attempt> won;
+    private final Consumer<AnsweredClick> won;
     private final List<Buyer> buyers = new ArrayList<>();
-    private final List<Attempt> attempts = new ArrayList<>();
+    private final List<AnsweredClick> attempts = new ArrayList<>();
     private final Map<String, Long> answers = new TreeMap<>();
     private final PriorityQueue<Buyer> queue = new PriorityQueue<>(Comparator.comparingLong(b -> b.due));
 
     /** @param won told of each 202 (the payers), on the client's thread */
-    public LineCrowd(Users users, long saleId, int port, long admitMs, Consumer<Attempt> won) {
+    public LineCrowd(Users users, long saleId, int port, long admitMs, Consumer<AnsweredClick> won) {
         this.users = users;
         this.saleId = saleId;
         this.port = port;
@@ -90,7 +90,7 @@ public final class LineCrowd implements LoadClient.Script {
     }
 
     /** The purchase answers, for the invariants. */
-    public List<Attempt> attempts() {
+    public List<AnsweredClick> attempts() {
         return attempts;
     }
 

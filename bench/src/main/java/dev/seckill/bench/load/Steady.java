@@ -13,14 +13,14 @@ import java.util.function.LongConsumer;
 /**
  * A {@link LoadClient} script for the ceilings and the flood levels: sends request i = 0, 1, 2 ... until the deadline
  * and counts the answers by status and by {@link Answer#kind}, timed in an HdrHistogram (µs). Given a list, each
- * answer to a request tagged with a user id (Long) is kept there as an {@link Attempt}. A {@link #warm} one sends
+ * answer to a request tagged with a user id (Long) is kept there as an {@link AnsweredClick}. A {@link #warm} one sends
  * from its first connection on but counts nothing until {@link #window} opens, so that every connection is open and
  * busy (an edge cuts an idle one at its header timeout) before the measurement begins.
  */
 public final class Steady implements LoadClient.Script {
 
     private final IntFunction<LoadClient.Request> requests;
-    private final List<Attempt> attempts;
+    private final List<AnsweredClick> attempts;
     private final Histogram latency = Measured.histogram();
     private final Map<String, Long> byStatus = new TreeMap<>();
     private final Map<String, Long> byKind = new TreeMap<>();
@@ -35,7 +35,7 @@ public final class Steady implements LoadClient.Script {
     private long answered;
     private long lastEnd;
 
-    public Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<Attempt> attempts) {
+    public Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<AnsweredClick> attempts) {
         this.requests = requests;
         this.attempts = attempts;
         window(t0, deadline);

@@ -1,6 +1,6 @@
 package dev.seckill.bench.measure;
 
-import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
 
@@ -47,7 +47,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     /** A poll of the watched sale's stats. */
-    public record SaleSample(long nanos, long saleId, Admin.SaleStats stats) {
+    public record SaleSample(long nanos, long saleId, StackAdmin.SaleStats stats) {
     }
 
     /** Resident memory of one component: the largest and the mean sample of the run, the largest during the sale. */
@@ -60,11 +60,11 @@ public final class Sampler implements AutoCloseable {
     private final ConcurrentLinkedQueue<SaleSample> saleSamples = new ConcurrentLinkedQueue<>();
     private final Map<String, Long> marks = new LinkedHashMap<>();
     private final Stack stack;
-    private final Admin admin;
+    private final StackAdmin admin;
     private final long every;
     private volatile long watched = -1;
 
-    public Sampler(Stack stack, Admin admin, Duration every) {
+    public Sampler(Stack stack, StackAdmin admin, Duration every) {
         this.stack = stack;
         this.admin = admin;
         this.every = every.toNanos();
@@ -227,7 +227,7 @@ public final class Sampler implements AutoCloseable {
         s.table(Stream.concat(Stream.of("window", "seconds"), keys.stream()).toArray(String[]::new));
         cpu.forEach(c -> s.row(Stream.concat(Stream.of(c.window(), f("%.1f", c.seconds())),
                 keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))).toArray()));
-        return s.text("![CPU over the bench](%s)", Report.CPU_PNG);
+        return s.text("![CPU over the bench](%s)", BenchReport.CPU_PNG);
     }
 
     private static long ticks(Sample a, Sample b, String key) {
@@ -258,7 +258,7 @@ public final class Sampler implements AutoCloseable {
         memory.forEach(m -> s.row(m.component(), f("%.1f", m.maxMb()), f("%.1f", m.meanMb()),
                 f("%.1f", m.maxMbDuringSale())));
         double rss = memory.getFirst().maxMb(); // the service's: COMPONENTS begins with it
-        return s.text("![resident memory over the bench](%s)", Report.MEMORY_PNG).goal("service RSS during the run "
+        return s.text("![resident memory over the bench](%s)", BenchReport.MEMORY_PNG).goal("service RSS during the run "
                 + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 

@@ -1,6 +1,6 @@
 package dev.seckill.bench.measure;
 
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
@@ -26,14 +26,14 @@ public final class Timeline {
     public final Histogram all = Measured.histogram();
     public final Map<String, Long> outcomes;
 
-    public Timeline(List<Attempt> attempts) {
+    public Timeline(List<AnsweredClick> attempts) {
         long span = attempts.stream().mapToLong(Timeline::endMillis).max().orElse(0);
         bucketMillis = LongStream.of(100, 250, 500, 1000, 2000, 5000).filter(b -> span / b <= 120).findFirst()
                 .orElse(10_000);
-        Map<Long, List<Attempt>> byBucket = attempts.stream()
+        Map<Long, List<AnsweredClick>> byBucket = attempts.stream()
                 .collect(Collectors.groupingBy(a -> endMillis(a) / bucketMillis));
         for (long i = 0; i <= span / bucketMillis; i++) {
-            List<Attempt> in = byBucket.getOrDefault(i, List.of());
+            List<AnsweredClick> in = byBucket.getOrDefault(i, List.of());
             // Two digits per bucket: a hundred full histograms would take megabytes.
             IntCountsHistogram us = latency(in, new IntCountsHistogram(all.getHighestTrackableValue(), 2));
             buckets.add(new Bucket(i * bucketMillis / 1000.0, in.size() * 1000.0 / bucketMillis, outcomes(in),
@@ -49,21 +49,21 @@ public final class Timeline {
     }
 
     /** Answers by {@link Answer#kind}, in the kinds' order. */
-    public static Map<String, Long> outcomes(List<Attempt> attempts) {
-        return attempts.stream().collect(Collectors.groupingBy(Attempt::kind, TreeMap::new, Collectors.counting()));
+    public static Map<String, Long> outcomes(List<AnsweredClick> attempts) {
+        return attempts.stream().collect(Collectors.groupingBy(AnsweredClick::kind, TreeMap::new, Collectors.counting()));
     }
 
     /** The latency of every attempt, in the bench's histogram. */
-    public static Measured.Latency latency(List<Attempt> attempts) {
+    public static Measured.Latency latency(List<AnsweredClick> attempts) {
         return Measured.Latency.of(latency(attempts, Measured.histogram()));
     }
 
-    private static <H extends AbstractHistogram> H latency(List<Attempt> attempts, H us) {
+    private static <H extends AbstractHistogram> H latency(List<AnsweredClick> attempts, H us) {
         attempts.forEach(a -> Measured.record(us, a.latencyNanos()));
         return us;
     }
 
-    private static long endMillis(Attempt a) {
+    private static long endMillis(AnsweredClick a) {
         return (a.startNanos() + a.latencyNanos()) / 1_000_000;
     }
 }

@@ -27,8 +27,8 @@ public record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long>
     private static final String BENCH_X = "seconds since the bench started";
 
     public List<Path> write(Path out) throws IOException {
-        Map<String, XYChart> charts = Map.of(Report.THROUGHPUT_PNG, throughput(), Report.LATENCY_PNG, latency(),
-                Report.MEMORY_PNG, memory(), Report.CPU_PNG, cpu());
+        Map<String, XYChart> charts = Map.of(BenchReport.THROUGHPUT_PNG, throughput(), BenchReport.LATENCY_PNG, latency(),
+                BenchReport.MEMORY_PNG, memory(), BenchReport.CPU_PNG, cpu());
         for (Map.Entry<String, XYChart> c : charts.entrySet()) {
             BitmapEncoder.saveBitmap(c.getValue(), out.resolve(c.getKey()).toString(), BitmapEncoder.BitmapFormat.PNG);
         }

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * One section of the report: its Markdown (a heading, paragraphs, tables), its data, written under {@code key} in
- * report.json, and the targets it measured. A scenario builds one and {@link Report} writes them all; numbers are
+ * report.json, and the targets it measured. A scenario builds one and {@link BenchReport} writes them all; numbers are
  * formatted once, by the scenario, with {@link #f}.
  */
 public final class Section {

@@ -2,7 +2,7 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Wrk;
 import dev.seckill.bench.measure.Measured;
@@ -148,7 +148,7 @@ public record Ceilings(Scenario s) {
     private List<Measured> purchaseRound(int round) throws Exception {
         int n = s.users().size();
         long sale = s.sale("purchase-path-" + round, n);
-        List<Attempt> attempts = new ArrayList<>();
+        List<AnsweredClick> attempts = new ArrayList<>();
         if (round == 1) {
             Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), null, edge()),
                     Duration.ofSeconds(2), attempts, true);
@@ -182,7 +182,7 @@ public record Ceilings(Scenario s) {
     }
 
     /** A round of the bench client; purchase rounds ({@code attempts} given) honour Retry-After. */
-    private Measured client(String name, IntFunction<LoadClient.Request> requests, List<Attempt> attempts,
+    private Measured client(String name, IntFunction<LoadClient.Request> requests, List<AnsweredClick> attempts,
                             Set<String> named) throws Exception {
         return Scenario.steady(edge(), s.o().connections(), name, requests, s.o().ceilingTime(), attempts,
                 attempts != null).require(named);

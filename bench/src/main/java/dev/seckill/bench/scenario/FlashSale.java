@@ -2,13 +2,13 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
-import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
 
 import java.time.Duration;
@@ -37,11 +37,11 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                  Double edgeShareAfterSellOut, Double drainSeconds, Double drainedAt) {
 
     /** What the run saw, times in System.nanoTime(); {@code drainedAt} -1 if the writer did not catch up in time. */
-    public record Result(long saleId, long t0, long end, List<Attempt> attempts, Map<String, Double> edgeBefore,
-                  Map<String, Double> edgeAfter, Admin.SaleStats finalStats, long drainedAt) {
+    public record Result(long saleId, long t0, long end, List<AnsweredClick> attempts, Map<String, Double> edgeBefore,
+                  Map<String, Double> edgeAfter, StackAdmin.SaleStats finalStats, long drainedAt) {
 
         public long accepted() {
-            return attempts.stream().filter(Attempt::accepted).count();
+            return attempts.stream().filter(AnsweredClick::accepted).count();
         }
     }
 
@@ -57,16 +57,16 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             Crowd crowd = new Crowd(s.users(), sale, s.stack().edgePort(), o.attempts(), t0);
             Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + s.users().size() + " users x up to "
                     + o.attempts() + " clicks, " + o.connections() + " connections");
-            List<Attempt> attempts = (payers == null ? crowd : crowd.onAccepted(payers::won))
+            List<AnsweredClick> attempts = (payers == null ? crowd : crowd.onAccepted(payers::won))
                     .run(o.connections(), t0 + o.duration().toNanos());
             long end = System.nanoTime();
             // The sale's CPU window ends on a sample (mark() began it on one).
             s.sampler().sampleNow();
             Map<String, Double> after = s.admin().edgeMetrics();
-            long accepted = attempts.stream().filter(Attempt::accepted).count();
+            long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
             Bench.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
-            Admin.SaleStats stats = s.admin().await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
+            StackAdmin.SaleStats stats = s.admin().await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
             long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
             // The sampler may have seen the drain earlier, while the crowd was still clicking.
             long seen = s.sampler().saleSamples().stream().filter(x -> x.saleId() == sale && x.stats() != null
@@ -80,12 +80,12 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
     }
 
     public static FlashSale of(Result r, Timeline t, int stock) {
-        List<Attempt> all = r.attempts();
+        List<AnsweredClick> all = r.attempts();
         long lastEnd = all.stream().mapToLong(FlashSale::end).max().orElse(0);
-        long lastAccept = all.stream().filter(Attempt::accepted).mapToLong(FlashSale::end).max().orElse(-1);
-        List<Attempt> refused = all.stream().filter(a -> !a.accepted() && "SOLD_OUT".equals(a.code())).toList();
+        long lastAccept = all.stream().filter(AnsweredClick::accepted).mapToLong(FlashSale::end).max().orElse(-1);
+        List<AnsweredClick> refused = all.stream().filter(a -> !a.accepted() && "SOLD_OUT".equals(a.code())).toList();
         long firstSoldOutEnd = refused.stream().mapToLong(FlashSale::end).min().orElse(-1);
-        long firstSoldOutStart = refused.stream().mapToLong(Attempt::startNanos).min().orElse(-1);
+        long firstSoldOutStart = refused.stream().mapToLong(AnsweredClick::startNanos).min().orElse(-1);
         Long remaining = r.finalStats().redisRemaining();
         boolean soldOut = remaining != null && remaining == 0;
         long sellOut = lastAccept < 0 ? firstSoldOutEnd : lastAccept;
@@ -95,17 +95,17 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         long after = all.size() - untilCut;
         double seconds = lastEnd / 1e9;
         double cutSeconds = soldOut ? cut / 1e9 : seconds;
-        long shortCircuits = Admin.delta(r.edgeBefore(), r.edgeAfter(), Sampler.SHORT_CIRCUITS);
+        long shortCircuits = StackAdmin.delta(r.edgeBefore(), r.edgeAfter(), Sampler.SHORT_CIRCUITS);
         long drainFrom = Math.max(lastAccept, 0);
         // The sampler polls every 100 ms: it may see the drain before the last 202 reached the client.
         long drainedAt = r.drainedAt() < 0 ? -1 : Math.max(r.drainedAt() - r.t0(), drainFrom);
         return new FlashSale(r.saleId(), stock, all.size(), seconds, seconds > 0 ? all.size() / seconds : 0,
                 Measured.Latency.of(t.all), t.outcomes, r.accepted(),
-                all.stream().filter(Attempt::accepted).mapToLong(Attempt::userId).distinct().count(),
+                all.stream().filter(AnsweredClick::accepted).mapToLong(AnsweredClick::userId).distinct().count(),
                 soldOut ? sellOut / 1e9 : null, firstSoldOutEnd < 0 ? null : firstSoldOutEnd / 1e9, untilCut,
                 cutSeconds > 0 ? untilCut / cutSeconds : 0, Measured.Latency.of(before.all), after,
                 seconds > cutSeconds ? after / (seconds - cutSeconds) : 0, shortCircuits,
-                Admin.delta(r.edgeBefore(), r.edgeAfter(), "seckill_edge_rate_limited_total"),
+                StackAdmin.delta(r.edgeBefore(), r.edgeAfter(), "seckill_edge_rate_limited_total"),
                 soldOut && after > 0 ? (double) shortCircuits / after : null,
                 drainedAt < 0 ? null : (drainedAt - drainFrom) / 1e9, drainedAt < 0 ? null : drainedAt / 1e9);
     }
@@ -148,11 +148,11 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             s.millis("flash sale: clicks sent before the sell-out, p99", latencyUntilSellOut.p99(), 30);
         }
         return s.millis("flash sale p99 (every answer) at " + connections + " connections", latency.p99(), 20)
-                .text("![answers per second by outcome](%s)", Report.THROUGHPUT_PNG)
-                .text("![latency percentiles over time](%s)", Report.LATENCY_PNG).data(this);
+                .text("![answers per second by outcome](%s)", BenchReport.THROUGHPUT_PNG)
+                .text("![latency percentiles over time](%s)", BenchReport.LATENCY_PNG).data(this);
     }
 
-    private static long end(Attempt a) {
+    private static long end(AnsweredClick a) {
         return a.startNanos() + a.latencyNanos();
     }
 }

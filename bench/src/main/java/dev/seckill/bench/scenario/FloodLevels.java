@@ -5,7 +5,7 @@ import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Steady;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.report.Section;
@@ -108,9 +108,9 @@ public record FloodLevels(Scenario s) {
             return new Level(connections, processes, merge("flood " + connections, parts),
                     new LoadClient.Wire(parts.stream().mapToLong(p -> p.wire().connected()).sum(),
                             parts.stream().mapToLong(p -> p.wire().failed()).sum()),
-                    Admin.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
-                    Admin.delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
-                    Admin.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
+                    StackAdmin.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
+                    StackAdmin.delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
+                    StackAdmin.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
                     alerts.isEmpty() ? null : alerts.getFirst());
         } finally {
             for (Process c : clients) {

@@ -1,7 +1,7 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
@@ -169,7 +169,7 @@ public final class LargeSale {
         Users buyers = new Users(s.stack().tokenSecret(), s.o().firstUser(), BUYERS);
         ShopIdentity provider = s.o().signIn() ? SignInCost.prepare(s) : null;
         Parts parts = parts(s);
-        List<Attempt> attempts = new ArrayList<>();
+        List<AnsweredClick> attempts = new ArrayList<>();
         Run edge = run(s, buyers, VIA_EDGE, s.stack().edgePort(), attempts);
         SignInCost.Result signIn = provider == null ? null : SignInCost.run(s, edge, attempts, provider);
         attempts.clear();
@@ -177,7 +177,7 @@ public final class LargeSale {
     }
 
     /** One sale of {@code users} on {@code port}, its answers added to {@code attempts}. */
-    static Run run(Scenario s, Users users, String route, int port, List<Attempt> attempts) throws Exception {
+    static Run run(Scenario s, Users users, String route, int port, List<AnsweredClick> attempts) throws Exception {
         int connections = s.o().connections();
         long sale = s.sale("large-sale-" + (port == s.stack().edgePort() ? "edge" : "service"), STOCK);
         Bench.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
@@ -186,10 +186,10 @@ public final class LargeSale {
         s.sampler().mark("large sale, " + route);
         long from = s.sampler().open();
         attempts.addAll(crowd.run(connections, from + s.o().duration().toNanos()));
-        long accepted = attempts.stream().filter(Attempt::accepted).count();
+        long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
         Sampler.PerUnit cpu = s.sampler().close("large sale, " + route, from, accepted);
         // Crowd's t0 is 0: an attempt's start is its System.nanoTime().
-        Double sellOut = accepted < STOCK ? null : attempts.stream().filter(Attempt::accepted)
+        Double sellOut = accepted < STOCK ? null : attempts.stream().filter(AnsweredClick::accepted)
                 .mapToLong(a -> a.startNanos() + a.latencyNanos() - from).max().orElse(0) / 1e9;
         double unitsPerSecond = accepted / (sellOut != null ? sellOut : cpu.seconds());
         Bench.say(f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",

@@ -2,11 +2,11 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Bodies;
@@ -55,7 +55,7 @@ public final class PaymentRun {
 
     /** {@code returned}: units lapsed orders gave back; {@code resold}: the 202s of the waves after the first. */
     public record Result(long saleId, double payRatio, long payWindowSeconds, List<Wave> waves, long returned,
-                         long resold, Admin.SaleStats settled, Expiry expiry, @JsonIgnore List<Attempt> attempts) {
+                         long resold, StackAdmin.SaleStats settled, Expiry expiry, @JsonIgnore List<AnsweredClick> attempts) {
 
         /** The report's section ("payments" in report.json). */
         public Section section() {
@@ -89,10 +89,10 @@ public final class PaymentRun {
 
     public static Result run(Scenario s, FlashSale.Result sale, Payers first) throws Exception {
         BenchOptions o = s.o();
-        List<Attempt> all = new ArrayList<>(sale.attempts());
+        List<AnsweredClick> all = new ArrayList<>(sale.attempts());
         List<Wave> waves = new ArrayList<>(List.of(new Wave(1, o.users(), o.stock(), sale.accepted(), first.finish())));
         long nextUser = o.firstUser() + o.users();
-        Admin.SaleStats settled = settled(s, sale.saleId(), all);
+        StackAdmin.SaleStats settled = settled(s, sale.saleId(), all);
         for (int w = 2; w <= WAVES && settled.redisRemaining() != null && settled.redisRemaining() > 0; w++) {
             long onSale = settled.redisRemaining();
             int n = (int) Math.min(1_000_000, onSale * SHOPPERS_PER_UNIT);
@@ -100,11 +100,11 @@ public final class PaymentRun {
             nextUser += n;
             Bench.say("wave " + w + ": " + onSale + " returned units on sale again to " + n + " new shoppers");
             try (Payers payers = new Payers(s.stack().edgeUrl(), users, o.payRatio(), o.payWindow())) {
-                List<Attempt> wave = new Crowd(users, sale.saleId(), s.stack().edgePort(), o.attempts(),
+                List<AnsweredClick> wave = new Crowd(users, sale.saleId(), s.stack().edgePort(), o.attempts(),
                         System.nanoTime()).onAccepted(payers::won).run(Math.min(o.connections(), n),
                         System.nanoTime() + o.duration().toNanos());
                 all.addAll(wave);
-                waves.add(new Wave(w, n, onSale, wave.stream().filter(Attempt::accepted).count(), payers.finish()));
+                waves.add(new Wave(w, n, onSale, wave.stream().filter(AnsweredClick::accepted).count(), payers.finish()));
             }
             settled = settled(s, sale.saleId(), all);
         }
@@ -114,9 +114,9 @@ public final class PaymentRun {
     }
 
     /** Every order PAID or EXPIRED and every lapsed unit back in Redis, within the window and a minute. */
-    private static Admin.SaleStats settled(Scenario s, long saleId, List<Attempt> attempts) throws Exception {
-        long accepted = attempts.stream().filter(Attempt::accepted).count();
-        Admin.SaleStats stats = s.admin().await(saleId, x -> x.settled(accepted),
+    private static StackAdmin.SaleStats settled(Scenario s, long saleId, List<AnsweredClick> attempts) throws Exception {
+        long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
+        StackAdmin.SaleStats stats = s.admin().await(saleId, x -> x.settled(accepted),
                 s.o().payWindow().plusSeconds(60));
         if (stats == null) {
             throw new IllegalStateException("sale " + saleId + " did not settle: " + s.admin().stats(saleId));
@@ -130,9 +130,9 @@ public final class PaymentRun {
         // No order is written before the crowd starts, and every one is by the time the writer has drained.
         Instant firstLapse = Instant.now().plusSeconds(WINDOW_SECONDS);
         long t0 = System.nanoTime();
-        List<Attempt> bought = new Crowd(new Users(s.stack().tokenSecret(), firstUser, n), lapsing,
+        List<AnsweredClick> bought = new Crowd(new Users(s.stack().tokenSecret(), firstUser, n), lapsing,
                 s.stack().edgePort(), 3, t0).run(s.o().connections(), t0 + Duration.ofMinutes(2).toNanos());
-        long won = bought.stream().filter(Attempt::accepted).count();
+        long won = bought.stream().filter(AnsweredClick::accepted).count();
         if (won == 0 || s.admin().await(lapsing, x -> x.drained(won), Duration.ofMinutes(2)) == null) {
             throw new IllegalStateException("the lapsing sale " + lapsing + " was not bought and written");
         }
@@ -148,7 +148,7 @@ public final class PaymentRun {
         Measured during = probe(s, probeSale, users, baseline.requests() + PROBE_CONNECTIONS,
                 "probe, during the mass expiry", Duration.between(Instant.now(), lastLapse).plusSeconds(4));
         Map<String, Double> after = s.admin().serviceMetrics();
-        return new Expiry((int) won, Admin.delta(before, after, "seckill_orders_expired_total"),
+        return new Expiry((int) won, StackAdmin.delta(before, after, "seckill_orders_expired_total"),
                 after.getOrDefault("seckill_expiry_pass_seconds_max", 0.0) * 1000, baseline, during);
     }
 
@@ -185,7 +185,7 @@ public final class PaymentRun {
         }
 
         /** A winner's 202: the same users pay in every run, by a fixed spread of their ids over [0, 1). */
-        public void won(Attempt a) {
+        public void won(AnsweredClick a) {
             if (((a.userId() * 0x9E3779B97F4A7C15L) >>> 11) / (double) (1L << 53) < ratio) {
                 pool.execute(() -> outcomes.merge(pay(a.userId(), a.orderId()), 1L, Long::sum));
             } else {

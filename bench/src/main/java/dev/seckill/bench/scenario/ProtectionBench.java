@@ -2,7 +2,7 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.load.Answer;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Measured;
@@ -77,7 +77,7 @@ public record ProtectionBench(Scenario s) {
                     Map.of("protection", "challenge", "challengeBits", 13))};
             String[][] paths = {null, IntStream.range(0, n).mapToObj(i -> minter.mint(sale[1], users.id(i)).path())
                     .toArray(String[]::new)};
-            List<List<Attempt>> attempts = List.of(new ArrayList<>(), new ArrayList<>());
+            List<List<AnsweredClick>> attempts = List.of(new ArrayList<>(), new ArrayList<>());
             for (int k = 0; k < 2 && r == 1; k++) { // the JIT's warm-up of both routes with the last users
                 steady(null, sale[k], paths[k], i -> n - 1 - i % n, Duration.ofSeconds(1), attempts.get(k));
             }
@@ -96,7 +96,7 @@ public record ProtectionBench(Scenario s) {
 
     /** A round of {@code d}: the i-th purchase by user {@code user(i)}, through its path when {@code paths}. */
     private Measured steady(String name, long sale, String[] paths, IntUnaryOperator user, Duration d,
-                            List<Attempt> attempts) throws Exception {
+                            List<AnsweredClick> attempts) throws Exception {
         return Scenario.steady(s.stack().edgePort(), s.o().connections(), name, i -> s.purchase(sale,
                 user.applyAsInt(i), paths == null ? null : paths[user.applyAsInt(i)], s.stack().edgePort()), d,
                 attempts, true);
@@ -141,7 +141,7 @@ public record ProtectionBench(Scenario s) {
         private final long sale;
         private final long t0;
         private final PriorityQueue<Shopper> due = new PriorityQueue<>(Comparator.comparingLong(s -> s.at));
-        private final List<Attempt> purchases = new ArrayList<>();
+        private final List<AnsweredClick> purchases = new ArrayList<>();
         private final long[] steps = new long[BUCKETS];
         private final MessageDigest sha = MessageDigest.getInstance("SHA-256");
         private long late;
@@ -257,7 +257,7 @@ public record ProtectionBench(Scenario s) {
             long[] served = new long[BUCKETS];
             long[] refused = new long[BUCKETS];
             Histogram bought = new Histogram(3);
-            for (Attempt a : purchases) {
+            for (AnsweredClick a : purchases) {
                 int b = (int) (a.startNanos() / BUCKET_NANOS);
                 (a.status() == 429 ? refused : served)[b] += a.status() == 0 ? 0 : 1;
                 if (a.accepted()) {

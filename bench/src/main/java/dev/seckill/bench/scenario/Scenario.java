@@ -2,14 +2,14 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
 import dev.seckill.bench.BenchOptions;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Steady;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.BenchReport;
 import dev.seckill.check.Checker;
 import dev.seckill.check.FinalState;
 import dev.seckill.check.Recording;
@@ -39,8 +39,8 @@ import java.util.stream.Collectors;
  * @param redis  the bench's client of the stack's Redis, for what runs the purchase script itself (redis-benchmark)
  * @param checks every sale's invariant check so far, in the order the report lists them
  */
-public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, BenchOptions o, RedissonClient redis,
-                       List<Report.Check> checks) {
+public record Scenario(Stack stack, StackAdmin admin, Sampler sampler, Users users, BenchOptions o, RedissonClient redis,
+                       List<BenchReport.Check> checks) {
 
     /** The service's 200 of the trivial routes: a round of them counts nothing else. */
     public static final Set<String> TRIVIAL_ANSWERS = Set.of("200 OK");
@@ -61,7 +61,7 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
 
     /**
      * The {@code i}-th user's purchase of {@code sale} on {@code port}, through {@code path} when not null, tagged with
-     * its id (so that a round logs it as an {@link Attempt}).
+     * its id (so that a round logs it as an {@link AnsweredClick}).
      */
     public LoadClient.Request purchase(long sale, int i, String path, int port) {
         return new LoadClient.Request(users.purchase(i, sale, path, port), users.id(i));
@@ -69,7 +69,7 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
 
     /** A closed-loop round of {@code d}; {@code attempts}, when not null, collects each purchase's answer. */
     public static Measured steady(int port, int connections, String name, IntFunction<LoadClient.Request> requests,
-                                  Duration d, List<Attempt> attempts, boolean honourRetryAfter) throws Exception {
+                                  Duration d, List<AnsweredClick> attempts, boolean honourRetryAfter) throws Exception {
         long t0 = System.nanoTime();
         Steady s = new Steady(requests, t0, t0 + d.toNanos(), attempts);
         if (honourRetryAfter) {
@@ -88,8 +88,8 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
     }
 
     /** Waits until the writer holds every 202 of {@code attempts}; says so when it did not in time. */
-    public void awaitDrained(String run, long sale, List<Attempt> attempts, Duration timeout) throws Exception {
-        long accepted = attempts.stream().filter(Attempt::accepted).count();
+    public void awaitDrained(String run, long sale, List<AnsweredClick> attempts, Duration timeout) throws Exception {
+        long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
         if (admin.await(sale, x -> x.drained(accepted), timeout) == null) {
             Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
                     + " s");
@@ -97,19 +97,19 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
     }
 
     /** The distinct buyers of the 202s in {@code attempts}, once the writer holds their orders; none is an error. */
-    public int[] buyers(String label, long sale, List<Attempt> attempts) throws Exception {
+    public int[] buyers(String label, long sale, List<AnsweredClick> attempts) throws Exception {
         awaitDrained(label, sale, attempts, Duration.ofSeconds(120));
-        int[] b = attempts.stream().filter(Attempt::accepted).mapToInt(a -> users.index(a.userId())).distinct()
+        int[] b = attempts.stream().filter(AnsweredClick::accepted).mapToInt(a -> users.index(a.userId())).distinct()
                 .toArray();
         if (b.length == 0) {
             throw new IOException("no purchase was accepted in sale " + sale + ": " + attempts.stream()
-                    .collect(Collectors.groupingBy(Attempt::kind, Collectors.counting())));
+                    .collect(Collectors.groupingBy(AnsweredClick::kind, Collectors.counting())));
         }
         return b;
     }
 
     /** Drained (within 3 minutes), reconciled after its undecided answers, checked as {@code label}. */
-    public Settled settle(String label, long sale, List<Attempt> attempts) throws Exception {
+    public Settled settle(String label, long sale, List<AnsweredClick> attempts) throws Exception {
         awaitDrained(label, sale, attempts, Duration.ofMinutes(3));
         int reconciled = admin.reconcileAfterUndecided(sale, attempts);
         return new Settled(reconciled, check(label, sale, attempts, null));
@@ -120,15 +120,15 @@ public record Scenario(Stack stack, Admin admin, Sampler sampler, Users users, B
      * {@code label}, with the run's own expectation when {@code shoppers} says one ({@link #soldCount}). Read from
      * MySQL and the Redis that holds the sale (one shard on the cluster) directly.
      */
-    public SaleSummary check(String label, long sale, List<Attempt> attempts, Long shoppers) throws Exception {
+    public SaleSummary check(String label, long sale, List<AnsweredClick> attempts, Long shoppers) throws Exception {
         RedissonClient redis = StackRedis.forKey(stack, Keys.stock(sale), RedisClients::connect);
         try (Connection db = stack.db()) {
             FinalState state = FinalState.read(db, redis, "redis", List.of(sale));
             // The load client drops what is still in flight at its deadline without recording it: those attempts'
             // answers are unknown, and a row none of the recorded answers explains may be one of theirs.
-            SaleSummary r = Checker.check(Attempt.ops(sale, attempts), state, Recording.IN_FLIGHT_DROPPED)
+            SaleSummary r = Checker.check(AnsweredClick.ops(sale, attempts), state, Recording.IN_FLIGHT_DROPPED)
                     .sale(sale);
-            checks.add(new Report.Check(label, r, soldCount(r, shoppers)));
+            checks.add(new BenchReport.Check(label, r, soldCount(r, shoppers)));
             return r;
         } finally {
             redis.shutdown();

@@ -1,10 +1,10 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.report.Section;
 import dev.seckill.identity.ClaimRules;
 import dev.seckill.identity.JwksKeys;
@@ -163,13 +163,13 @@ public class SignInCost {
     }
 
     /** The signed runs right after {@code hs256} (the large sale's run through the edge), then JMH. */
-    static Result run(Scenario s, LargeSale.Run hs256, List<Attempt> hsAttempts,
+    static Result run(Scenario s, LargeSale.Run hs256, List<AnsweredClick> hsAttempts,
                       ShopIdentity id) throws Exception {
         List<Signed> runs = new ArrayList<>(List.of(signed("HS256", hs256, hsAttempts)));
         Map<String, Double> before = s.admin().serviceMetrics();
         for (JWSAlgorithm alg : SIGNED) {
             Users buyers = id.users(alg, s.o().firstUser(), LargeSale.BUYERS);
-            List<Attempt> attempts = new ArrayList<>();
+            List<AnsweredClick> attempts = new ArrayList<>();
             LargeSale.Run r = LargeSale.run(s, buyers, LargeSale.VIA_EDGE + ", " + alg, s.stack().edgePort(),
                     attempts);
             runs.add(signed(alg.getName(), r, attempts));
@@ -177,8 +177,8 @@ public class SignInCost {
         Map<String, Double> after = s.admin().serviceMetrics();
         Map<String, Double> micros = new LinkedHashMap<>();
         JsonNode jmh = jmh(s.o().out().toAbsolutePath(), micros);
-        return new Result(runs, Admin.delta(before, after, "seckill_jwks_fetches_total"),
-                Admin.delta(before, after, "seckill_auth_refused_total"), tokenCache(before, after, "miss"),
+        return new Result(runs, StackAdmin.delta(before, after, "seckill_jwks_fetches_total"),
+                StackAdmin.delta(before, after, "seckill_auth_refused_total"), tokenCache(before, after, "miss"),
                 tokenCache(before, after, "hit"), micros, jmh);
     }
 
@@ -191,7 +191,7 @@ public class SignInCost {
     }
 
     /** The run, refused when the service did not take its buyers' tokens: it would not measure a signed-in sale. */
-    static Signed signed(String algorithm, LargeSale.Run r, List<Attempt> attempts) {
+    static Signed signed(String algorithm, LargeSale.Run r, List<AnsweredClick> attempts) {
         long refused = r.byKind().entrySet().stream().filter(e -> e.getKey().startsWith("401"))
                 .mapToLong(Map.Entry::getValue).sum();
         if (refused > 0) {

@@ -5,7 +5,7 @@ import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LineCrowd;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Admin;
+import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
 import dev.seckill.bench.scenario.PaymentRun.Payers;
@@ -104,7 +104,7 @@ public final class WaitingRoomRun {
      * Requests the service's public listener answered so far (its own counter): what reached it, whoever answered
      * the rest (the edge's flag copies carry no X-Seckill-Answered-By, so the answers alone cannot tell).
      */
-    private static double serviceRequests(Admin admin) throws Exception {
+    private static double serviceRequests(StackAdmin admin) throws Exception {
         return admin.serviceMetrics().entrySet().stream()
                 .filter(e -> e.getKey().startsWith("seckill_api_requests_total"))
                 .mapToDouble(Map.Entry::getValue).sum();

@@ -14,9 +14,9 @@ class AttemptTest {
 
     @Test
     void anAttemptBecomesAPurchaseTimedByTheWallClock() {
-        Attempt edge = new Attempt(11, 5_000_000, 7_000_000, 410, "SOLD_OUT", null, true, 1_800_000_000_007L);
-        Attempt silent = new Attempt(12, 0, 2_000_000_000L, 0, "NO_ANSWER", null, false, 1_800_000_002_000L);
-        List<Op> ops = Attempt.ops(7, List.of(edge, silent));
+        AnsweredClick edge = new AnsweredClick(11, 5_000_000, 7_000_000, 410, "SOLD_OUT", null, true, 1_800_000_000_007L);
+        AnsweredClick silent = new AnsweredClick(12, 0, 2_000_000_000L, 0, "NO_ANSWER", null, false, 1_800_000_002_000L);
+        List<Op> ops = AnsweredClick.ops(7, List.of(edge, silent));
         Op first = ops.getFirst();
         assertEquals(new Op(1, OpKind.PURCHASE, null, 7, 11, 0, 1_800_000_000_000L, 1_800_000_000_007L, 410,
                 "SOLD_OUT", null, "edge", null), first);

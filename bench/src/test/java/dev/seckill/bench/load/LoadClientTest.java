@@ -73,17 +73,17 @@ class LoadClientTest {
         LoadClient.run(server.getAddress().getPort(), 8, crowd, t0 + Duration.ofSeconds(30).toNanos(),
                 Duration.ofSeconds(10));
 
-        List<Attempt> attempts = crowd.attempts();
-        Map<Long, List<Attempt>> byUser = attempts.stream().collect(Collectors.groupingBy(Attempt::userId));
+        List<AnsweredClick> attempts = crowd.attempts();
+        Map<Long, List<AnsweredClick>> byUser = attempts.stream().collect(Collectors.groupingBy(AnsweredClick::userId));
         assertEquals(40, byUser.size(), "every user clicked");
-        assertEquals(STOCK, attempts.stream().filter(Attempt::accepted).count());
-        for (List<Attempt> mine : byUser.values()) {
-            boolean won = mine.stream().anyMatch(Attempt::accepted);
+        assertEquals(STOCK, attempts.stream().filter(AnsweredClick::accepted).count());
+        for (List<AnsweredClick> mine : byUser.values()) {
+            boolean won = mine.stream().anyMatch(AnsweredClick::accepted);
             assertEquals(won ? 2 : 3, mine.size(), "a winner stops at its 202, everybody else clicks 3 times: " + mine);
             assertEquals(429, firstStatus(mine), "the first click of each user was rate limited: " + mine);
         }
         assertTrue(attempts.stream().allMatch(a -> a.latencyNanos() > 0 && a.startNanos() >= 0));
-        assertTrue(attempts.stream().filter(Attempt::accepted).allMatch(a -> a.orderId() != null));
+        assertTrue(attempts.stream().filter(AnsweredClick::accepted).allMatch(a -> a.orderId() != null));
     }
 
     /**
@@ -120,7 +120,7 @@ class LoadClientTest {
         assertEquals(m.requests(), steady[0].histogram().getTotalCount());
     }
 
-    private static int firstStatus(List<Attempt> mine) {
+    private static int firstStatus(List<AnsweredClick> mine) {
         return mine.stream().min((a, b) -> Long.compare(a.startNanos(), b.startNanos())).orElseThrow().status();
     }
 }

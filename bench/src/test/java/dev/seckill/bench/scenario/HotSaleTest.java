@@ -2,7 +2,7 @@ package dev.seckill.bench.scenario;
 
 import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
-import dev.seckill.bench.report.Report;
+import dev.seckill.bench.report.BenchReport;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
@@ -28,12 +28,12 @@ class SignInCostTest {
                 new Measured.Latency(1, 2, 3, 4, 1.5), new Sampler.PerUnit(route, 2, 2, Map.of(), Map.of(), 1), 0, ok);
     }
 
-    private static Attempt answer(long user, int status, String code, boolean byEdge) {
-        return new Attempt(user, 0, 1, status, code, null, byEdge, 0);
+    private static AnsweredClick answer(long user, int status, String code, boolean byEdge) {
+        return new AnsweredClick(user, 0, 1, status, code, null, byEdge, 0);
     }
 
     /** Two buyers: one bought at its second click (the first an edge 429), one was answered SOLD_OUT by the edge. */
-    private static final List<Attempt> ATTEMPTS = List.of(answer(1, 429, "RATE_LIMITED", true),
+    private static final List<AnsweredClick> ATTEMPTS = List.of(answer(1, 429, "RATE_LIMITED", true),
             answer(1, 202, "QUEUED", false), answer(2, 202, "QUEUED", false), answer(2, 410, "SOLD_OUT", false));
 
     private static SignInCost.Signed signed(String alg, double unitsPerSecond) {

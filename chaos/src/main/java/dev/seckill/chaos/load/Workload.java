@@ -41,12 +41,12 @@ public final class Workload {
     private final History history;
     private final Client client;
     private final Entries entries;
-    private final Admin admin;
+    private final AdminCalls admin;
     private final Random random;
     private final String runId;
     private final Consumer<String> log;
     private final TokenSigner signer;
-    private final List<Sale> sales = new CopyOnWriteArrayList<>();
+    private final List<RunSale> sales = new CopyOnWriteArrayList<>();
     private final List<Long> created = new CopyOnWriteArrayList<>();
     private final AtomicLong users;
     private final AtomicInteger buyers = new AtomicInteger();
@@ -61,18 +61,18 @@ public final class Workload {
         this.random = new Random(seed * 31 + 7);
         this.runId = runId;
         this.log = log;
-        this.admin = new Admin(cluster, client, history, runId);
+        this.admin = new AdminCalls(cluster, client, history, runId);
         this.signer = new TokenSigner(cluster.tokenSecret(), Duration.ofHours(6), Clock.systemUTC());
         // Ids of this run only: the millisecond of its start spreads runs apart, far above the tests' and bench's.
         this.users = new AtomicLong(5_000_000_000_000L + System.currentTimeMillis() % 1_000_000L * 1_000_000L);
     }
 
-    public Admin admin() {
+    public AdminCalls admin() {
         return admin;
     }
 
     /** The sales the buyers go to. */
-    public List<Sale> sales() {
+    public List<RunSale> sales() {
         return List.copyOf(sales);
     }
 
@@ -87,7 +87,7 @@ public final class Workload {
         int masters = cluster.redis().masters().size();
         Set<String> used = new HashSet<>();
         for (int tries = 0; used.size() < masters && tries < 4 * masters + 8; tries++) {
-            Sale s = newSale(endsAt);
+            RunSale s = newSale(endsAt);
             if (s == null) {
                 continue;
             }
@@ -102,7 +102,7 @@ public final class Workload {
         }
     }
 
-    private Sale newSale(Instant endsAt) {
+    private RunSale newSale(Instant endsAt) {
         int stock = 20 + random.nextInt(41);
         int window = 15 + random.nextInt(16);
         long id = admin.createSale("chaos-" + runId + "-" + (created.size() + 1), stock, window, endsAt);
@@ -116,7 +116,7 @@ public final class Workload {
         } catch (RuntimeException e) {
             master = null;
         }
-        return new Sale(id, stock, window, master, System.currentTimeMillis());
+        return new RunSale(id, stock, window, master, System.currentTimeMillis());
     }
 
     /** Buyers (and a new sale every quarter of the run) until {@code stopMillis}; then waits for their payments. */
@@ -128,7 +128,7 @@ public final class Workload {
             long now = System.currentTimeMillis();
             if (now >= nextSale && stopMillis - now > 40_000) {
                 nextSale = now + every;
-                Sale s = newSale(endsAt);
+                RunSale s = newSale(endsAt);
                 if (s != null) {
                     sales.add(s);
                     log.accept("new sale " + s.id() + " on " + s.master() + ": stock " + s.stock() + ", pay window "
@@ -136,7 +136,7 @@ public final class Workload {
                 }
             }
             if (buyers.get() < MAX_BUYERS) {
-                Sale s = sales.get(ThreadLocalRandom.current().nextInt(sales.size()));
+                RunSale s = sales.get(ThreadLocalRandom.current().nextInt(sales.size()));
                 buyers.incrementAndGet();
                 threads.add(Thread.ofVirtual().name("buyer").start(() -> {
                     try {
@@ -158,7 +158,7 @@ public final class Workload {
         entries.close();
     }
 
-    private void buyer(Sale sale, long stopMillis) {
+    private void buyer(RunSale sale, long stopMillis) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
         long user = users.getAndIncrement();
         String[] auth = {"Authorization", "Bearer " + signer.mint(user), "X-Forwarded-For", address(user)};
@@ -192,7 +192,7 @@ public final class Workload {
     }
 
     /** Pays one order: the same Idempotency-Key on every try, until an answer that settles it or the window is past. */
-    private void pay(Sale sale, long user, String orderId, String[] auth) {
+    private void pay(RunSale sale, long user, String orderId, String[] auth) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
         if (!pause(1_000 + r.nextInt(Math.max(1, sale.payWindowSeconds() * 1000 / 3)))) {
             return;
@@ -244,7 +244,7 @@ public final class Workload {
     /** Every sale's stock and window, for the report. */
     public List<String> describeSales() {
         List<String> out = new ArrayList<>();
-        for (Sale s : sales) {
+        for (RunSale s : sales) {
             out.add("sale " + s.id() + ": stock " + s.stock() + ", pay window " + s.payWindowSeconds() + " s, on "
                     + (s.master() == null ? "?" : s.master()));
         }

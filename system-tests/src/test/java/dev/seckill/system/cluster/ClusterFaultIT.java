@@ -114,7 +114,7 @@ class ClusterFaultIT {
     @Order(2)
     void kafkaBrokerLeadingTheSaleKilled() throws Exception {
         FaultScenario s = FaultScenario.begin("Kafka broker SIGKILL", site);
-        try (OrdersTopic topic = new OrdersTopic(cluster)) {
+        try (ClusterOrdersTopic topic = new ClusterOrdersTopic(cluster)) {
             int partition = topic.partitionOf(s.first().saleId);
             int leader = topic.leaderOf(partition);
             String broker = "kafka-" + leader;
@@ -158,7 +158,7 @@ class ClusterFaultIT {
         FaultScenario s = FaultScenario.begin("writer SIGKILL", site);
         String victim = cluster.nodes("writer").getFirst();
         int partitions;
-        try (OrdersTopic topic = new OrdersTopic(cluster)) {
+        try (ClusterOrdersTopic topic = new ClusterOrdersTopic(cluster)) {
             partitions = topic.partitions().size();
             long[] at = new long[2];
             s.inject(() -> {

@@ -83,7 +83,7 @@ class ClusterTopologyIT {
 
     @Test
     void theOrdersTopicHasThreeInSyncCopiesOfEveryPartition() {
-        try (OrdersTopic topic = new OrdersTopic(cluster)) {
+        try (ClusterOrdersTopic topic = new ClusterOrdersTopic(cluster)) {
             List<TopicPartitionInfo> partitions = topic.partitions();
             assertTrue(partitions.size() >= 6, partitions.size() + " partitions");
             for (TopicPartitionInfo p : partitions) {
@@ -96,14 +96,14 @@ class ClusterTopologyIT {
 
     @Test
     void theOrderEventsTopicIsReplicatedLikeTheOrdersTopic() {
-        try (OrdersTopic topic = new OrdersTopic(cluster)) {
+        try (ClusterOrdersTopic topic = new ClusterOrdersTopic(cluster)) {
             List<TopicPartitionInfo> partitions = topic.partitions("seckill.order-events");
             assertEquals(topic.partitions().size(), partitions.size(), "partitioned like the orders topic");
             for (TopicPartitionInfo p : partitions) {
                 assertEquals(3, p.replicas().size(), "replicas of partition " + p.partition());
             }
             assertEquals(2, topic.minInSync("seckill.order-events"), "two copies before an event is acknowledged");
-            assertEquals(2, topic.minInSync(OrdersTopic.TOPIC));
+            assertEquals(2, topic.minInSync(ClusterOrdersTopic.TOPIC));
         }
     }
 

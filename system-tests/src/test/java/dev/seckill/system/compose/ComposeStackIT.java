@@ -1,6 +1,6 @@
 package dev.seckill.system.compose;
 
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.system.reliability.SaleRun;
@@ -96,7 +96,7 @@ class ComposeStackIT {
         // is SOLDOUT_TTL old: 2 workers, 5 s by default).
         double decided = soldOutDecisions();
         long t0 = System.nanoTime();
-        List<Attempt> late = IntStream.range(0, 50).mapToObj(i -> crowd.probe(STACK.publicUrl())).toList();
+        List<AnsweredClick> late = IntStream.range(0, 50).mapToObj(i -> crowd.probe(STACK.publicUrl())).toList();
         long rechecks = 2 * ((System.nanoTime() - t0) / 5_000_000_000L + 1);
         assertEquals(List.of(), late.stream().filter(a -> a.status() != 410 || !"SOLD_OUT".equals(a.code())).toList(),
                 "the sold-out crowd hears SOLD_OUT");

@@ -35,7 +35,7 @@ class PaymentPageIT {
     void aWinnerPaysWithinTheWindowAndSeesTheOrderPaidOnAnotherDeviceToo() {
         try (Browser phone = new Browser(); Browser laptop = new Browser()) {
             Instant now = Instant.now();
-            long saleId = Sales.create("Pay me phone", 19900, 3, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)), 120);
+            long saleId = PageSales.create("Pay me phone", 19900, 3, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)), 120);
             SalePage page = new SalePage(phone).open(edge, saleId);
             SalePage.signIn(phone, "payer");
             Await.until(SalePage.UI, () -> page.buy().isEnabled(), "the buy button");
@@ -80,7 +80,7 @@ class PaymentPageIT {
     void anUnpaidOrderLapsesItsUnitComesBackAndTheNextShopperBuysIt() {
         try (Browser alice = new Browser(); Browser bob = new Browser()) {
             Instant now = Instant.now();
-            long saleId = Sales.create("Lapsing phone", 9900, 1, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)), 6);
+            long saleId = PageSales.create("Lapsing phone", 9900, 1, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)), 6);
             SalePage alicePage = new SalePage(alice).open(edge, saleId);
             SalePage.signIn(alice, "alice-lapses");
             Await.until(SalePage.UI, () -> alicePage.buy().isEnabled(), "alice's buy button");

@@ -24,7 +24,7 @@ class SaleListPageIT {
     void listShowsEachSaleWithPriceStateAndCountdownAndLinksToItsPage() {
         String name = "List lamp " + System.nanoTime();
         Instant startsAt = Instant.now().plus(Duration.ofHours(1));
-        long saleId = Sales.create(name, 1234, 3, startsAt, startsAt.plus(Duration.ofHours(1)));
+        long saleId = PageSales.create(name, 1234, 3, startsAt, startsAt.plus(Duration.ofHours(1)));
         try (Browser browser = new Browser()) {
             browser.open(edge + "/");
             WebElement item = Await.value(SalePage.UI, () -> browser.driver()
@@ -73,7 +73,7 @@ class SaleListPageIT {
     void aSaleThatEndsTurnsTheButtonOff() {
         try (Browser browser = new Browser()) {
             Instant now = Instant.now();
-            long saleId = Sales.create("Short sale", 500, 5, now.minusSeconds(1), now.plusSeconds(6));
+            long saleId = PageSales.create("Short sale", 500, 5, now.minusSeconds(1), now.plusSeconds(6));
             SalePage page = new SalePage(browser).open(edge, saleId);
             SalePage.signIn(browser, "dave");
             Await.until(SalePage.UI, () -> page.buy().isEnabled(), "the button on while the sale runs");

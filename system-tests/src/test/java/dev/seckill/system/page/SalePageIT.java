@@ -39,7 +39,7 @@ class SalePageIT {
             browser.open(edge + "/");
             SalePage.signIn(browser, "alice");
             Instant startsAt = Instant.now().plus(LEAD).truncatedTo(ChronoUnit.MILLIS);
-            long saleId = Sales.create("Countdown phone", 19900, 2, startsAt, startsAt.plus(Duration.ofMinutes(10)));
+            long saleId = PageSales.create("Countdown phone", 19900, 2, startsAt, startsAt.plus(Duration.ofMinutes(10)));
             SalePage page = new SalePage(browser).open(edge, saleId);
 
             assertEquals("UPCOMING", page.state());
@@ -92,7 +92,7 @@ class SalePageIT {
     void theNextShopperSeesSoldOutAndTheBuyerComingBackStillSeesTheOrder() {
         try (Browser alice = new Browser(); Browser bob = new Browser()) {
             Instant now = Instant.now();
-            long saleId = Sales.create("Last one", 4999, 1, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)));
+            long saleId = PageSales.create("Last one", 4999, 1, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)));
             SalePage alicePage = new SalePage(alice).open(edge, saleId);
             SalePage.signIn(alice, "alice");
             SalePage bobPage = new SalePage(bob).open(edge, saleId);

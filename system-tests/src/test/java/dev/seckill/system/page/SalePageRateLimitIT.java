@@ -54,7 +54,7 @@ class SalePageRateLimitIT {
     @Test
     void rateLimitedClickWaitsRetryAfterWithTheButtonOffThenSucceedsByItself() {
         Instant now = Instant.now();
-        long saleId = Sales.create("Queue phone", 29900, 2, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)));
+        long saleId = PageSales.create("Queue phone", 29900, 2, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)));
         try (Browser browser = new Browser()) {
             SalePage page = new SalePage(browser).open(edge.url(""), saleId);
             SalePage.signIn(browser, "carol");

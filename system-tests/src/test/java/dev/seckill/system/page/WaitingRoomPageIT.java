@@ -51,7 +51,7 @@ class WaitingRoomPageIT {
     void thePreQueueIsDrawnTheFirstTurnLapsesTheNextBuysAndTheShopperBehindEndsOnTheWaitingListThenSoldOut() {
         try (Browser one = new Browser(); Browser two = new Browser(); Browser late = new Browser()) {
             Instant startsAt = Instant.now().plus(LEAD).truncatedTo(ChronoUnit.MILLIS);
-            long saleId = Sales.createWithLine("Lined-up phone", 19900, 1, startsAt,
+            long saleId = PageSales.createWithLine("Lined-up phone", 19900, 1, startsAt,
                     startsAt.plus(Duration.ofMinutes(10)), 60, ADMIT_SECONDS, "");
             SalePage onePage = signedInPage(one, "wendy-early", saleId);
             SalePage twoPage = signedInPage(two, "walter-early", saleId);
@@ -145,7 +145,7 @@ class WaitingRoomPageIT {
             Instant startsAt = Instant.now().plus(Duration.ofSeconds(14)).truncatedTo(ChronoUnit.MILLIS);
             int prequeue = 4;
             Instant opensAt = startsAt.minusSeconds(prequeue);
-            long saleId = Sales.createWithLine("Opening lamp", 4900, 1, startsAt,
+            long saleId = PageSales.createWithLine("Opening lamp", 4900, 1, startsAt,
                     startsAt.plus(Duration.ofMinutes(10)), prequeue, ADMIT_SECONDS, "");
             SalePage page = new SalePage(browser).open(edge, saleId);
 
@@ -191,7 +191,7 @@ class WaitingRoomPageIT {
     void aChallengeSaleIsSolvedWhileTheShopperWaitsSoTheClickWhenAdmittedBuysAtOnce() {
         try (Browser browser = new Browser()) {
             Instant now = Instant.now();
-            long saleId = Sales.createWithLine("Guarded queue kettle", 3900, 1, now.minusSeconds(1),
+            long saleId = PageSales.createWithLine("Guarded queue kettle", 3900, 1, now.minusSeconds(1),
                     now.plus(Duration.ofMinutes(10)), 60, ADMIT_SECONDS, ",\"protection\":\"challenge\",\"challengeBits\":8");
             // Someone else is first in line (and lets the turn lapse): the page waits behind them.
             HttpJson.Response ahead = join(saleId, "ahead-of-quentin");

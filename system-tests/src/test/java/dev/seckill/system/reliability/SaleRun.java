@@ -1,7 +1,7 @@
 package dev.seckill.system.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.check.Checker;
 import dev.seckill.check.FinalState;
 import dev.seckill.check.Op;
@@ -36,8 +36,8 @@ public final class SaleRun {
     final Topology topology;
     final HttpJson http = new HttpJson();
     public final long saleId;
-    final List<Attempt> attempts = Collections.synchronizedList(new ArrayList<>());
-    private final List<Attempt> probes = Collections.synchronizedList(new ArrayList<>());
+    final List<AnsweredClick> attempts = Collections.synchronizedList(new ArrayList<>());
+    private final List<AnsweredClick> probes = Collections.synchronizedList(new ArrayList<>());
     private final TokenSigner signer;
     private final Stampede.Plan plan;
     private Thread runner;
@@ -75,18 +75,18 @@ public final class SaleRun {
      * from an address of its own: a probe, apart from the crowd's counts, but held by {@link #check} like every click
      * (a probe that bought has a row, and the row is answered for). A connection that failed is status 0.
      */
-    public Attempt probe(String baseUrl) {
+    public AnsweredClick probe(String baseUrl) {
         Stampede.User shopper = newShopper();
-        Attempt a;
+        AnsweredClick a;
         long sent = System.nanoTime();
         try {
             HttpJson.Response r = http.post(baseUrl + "/api/sales/" + saleId + "/purchase", null,
                     "Authorization", HttpJson.bearer(shopper.token()), "X-Forwarded-For", Stampede.address(shopper.id()));
-            a = new Attempt(shopper.id(), 0, System.nanoTime() - sent, r.status(), r.json().path("code").asText(null),
+            a = new AnsweredClick(shopper.id(), 0, System.nanoTime() - sent, r.status(), r.json().path("code").asText(null),
                     r.json().path("orderId").asText(null), r.header("X-Seckill-Answered-By") != null,
                     System.currentTimeMillis());
         } catch (java.io.UncheckedIOException e) {
-            a = new Attempt(shopper.id(), 0, System.nanoTime() - sent, 0, "NO_ANSWER", null, false,
+            a = new AnsweredClick(shopper.id(), 0, System.nanoTime() - sent, 0, "NO_ANSWER", null, false,
                     System.currentTimeMillis());
         }
         probes.add(a);
@@ -106,7 +106,7 @@ public final class SaleRun {
                 // Each click is handed over as it completes: the wall clock now is when its answer came (the checker
                 // holds a SOLD_OUT against the orders minted by then). Timing it from the stampede's start instead
                 // would put it early by however long the stampede took to begin.
-                Stampede.run(plan, c -> attempts.add(new Attempt(c.userId(), c.startNanos(), c.latencyNanos(),
+                Stampede.run(plan, c -> attempts.add(new AnsweredClick(c.userId(), c.startNanos(), c.latencyNanos(),
                         c.status(), c.code(), c.orderId(), c.byEdge(), System.currentTimeMillis())));
             } catch (Throwable t) {
                 failure = t;
@@ -201,11 +201,11 @@ public final class SaleRun {
         try (Connection db = topology.db()) {
             // The stampede records every click, an unanswered one as status 0, and the probes theirs: each row is
             // held against its buyer's answers, and each SOLD_OUT against the units left.
-            List<Attempt> all = new ArrayList<>(answers());
+            List<AnsweredClick> all = new ArrayList<>(answers());
             synchronized (probes) {
                 all.addAll(probes);
             }
-            List<Op> history = Attempt.ops(saleId, all);
+            List<Op> history = AnsweredClick.ops(saleId, all);
             return Checker.check(history, FinalState.read(db, redis, "redis", List.of(saleId))).sale(saleId);
         } finally {
             redis.shutdown();
@@ -214,11 +214,11 @@ public final class SaleRun {
 
     /** Users whose last attempt got no answer at all (no status): a dropped request nobody retried. */
     public List<Long> unanswered() {
-        Map<Long, Attempt> last = new java.util.HashMap<>();
+        Map<Long, AnsweredClick> last = new java.util.HashMap<>();
         synchronized (attempts) {
             attempts.forEach(a -> last.merge(a.userId(), a, (x, y) -> x.startNanos() >= y.startNanos() ? x : y));
         }
-        return last.values().stream().filter(a -> a.status() == 0).map(Attempt::userId).sorted().toList();
+        return last.values().stream().filter(a -> a.status() == 0).map(AnsweredClick::userId).sorted().toList();
     }
 
     /** The counts a scenario prints: accepted (202), refused (another 4xx), unavailable (503), no answer. */
@@ -231,7 +231,7 @@ public final class SaleRun {
     }
 
     /** Every answer so far, in no particular order. */
-    public List<Attempt> answers() {
+    public List<AnsweredClick> answers() {
         synchronized (attempts) {
             return List.copyOf(attempts);
         }

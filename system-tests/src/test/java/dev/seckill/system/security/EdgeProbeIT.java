@@ -20,8 +20,8 @@ class EdgeProbeIT {
 
     @Test
     void everyProbeIsRefusedAtTheEdgeAndNoneReachesTheService() {
-        for (Probes.Probe probe : Probes.all(SALE)) {
-            Probes.send(fixture.edge().port(), probe, ADMIN_LOOKING_TOKEN);
+        for (EdgeProbes.Probe probe : EdgeProbes.all(SALE)) {
+            EdgeProbes.send(fixture.edge().port(), probe, ADMIN_LOOKING_TOKEN);
             assertEquals(0, fixture.upstream().hits(h -> true), "the service got " + probe);
         }
     }

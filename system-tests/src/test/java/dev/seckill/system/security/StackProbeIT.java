@@ -29,8 +29,8 @@ class StackProbeIT {
         assertTrue(direct.body().contains("stockTotal"), direct.body());
 
         int edgePort = URI.create(stack.edgeUrl()).getPort();
-        for (Probes.Probe probe : Probes.all(sale)) {
-            Probes.send(edgePort, probe, stack.adminToken());
+        for (EdgeProbes.Probe probe : EdgeProbes.all(sale)) {
+            EdgeProbes.send(edgePort, probe, stack.adminToken());
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.List;
  * The operator's calls, on a service's admin listener: the first service's, the other one's when it gives no
  * answer or a 5xx (one may be dead, paused or cut off). Creating a sale is an operation of the history.
  */
-public final class Admin {
+public final class AdminCalls {
 
     private final ClusterStack cluster;
     private final Client client;
@@ -21,7 +21,7 @@ public final class Admin {
     private final String runId;
     private final String bearer;
 
-    public Admin(ClusterStack cluster, Client client, History history, String runId) {
+    public AdminCalls(ClusterStack cluster, Client client, History history, String runId) {
         this.cluster = cluster;
         this.client = client;
         this.history = history;

@@ -8,7 +8,7 @@ package dev.seckill.check;
  *                    (the relay deletes it once Kafka has the event), else null
  * @param paid        whether a {@code payment} row names the order
  */
-public record OrderRow(long orderId, long userId, State state, long payByMillis, String requestId, boolean paid) {
+public record FinalOrder(long orderId, long userId, State state, long payByMillis, String requestId, boolean paid) {
 
     /** The order's state column. */
     public enum State { CONFIRMED, PAID, EXPIRED }

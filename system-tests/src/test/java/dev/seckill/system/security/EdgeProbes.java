@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * byte for byte as written here (RawHttp), so the encoded, doubled, upper-case, backslash and non-ASCII forms reach
  * nginx as such. {@code {S}} in a path stands for a sale id.
  */
-final class Probes {
+final class EdgeProbes {
 
     /** A request and the edge's answer to it: status and code. */
     record Probe(String method, String path, int status, String code) {
@@ -33,7 +33,7 @@ final class Probes {
     private static final int BAD = 400;
     private static final int NOT_FOUND = 404;
 
-    private Probes() {
+    private EdgeProbes() {
     }
 
     /** Every probe, for sale {@code sale}. */

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Set;
 
 /** A sale's rows in MySQL: the sale, its orders with their payments, the units its expiry still owes Redis. */
-final class SaleRows {
+final class MysqlSale {
 
     /** What MySQL holds of one sale; {@code found} false when it has no sale row. */
-    record Rows(boolean found, int stockTotal, int stock, List<OrderRow> orders, Set<Long> unitReturns) {
+    record Rows(boolean found, int stockTotal, int stock, List<FinalOrder> orders, Set<Long> unitReturns) {
     }
 
     private static final String SALE = "SELECT stock_total, stock FROM sale WHERE id = ?";
@@ -30,7 +30,7 @@ final class SaleRows {
     private final Connection db;
 
     /** {@code db} stays the caller's to close. */
-    SaleRows(Connection db) throws SQLException {
+    MysqlSale(Connection db) throws SQLException {
         this.db = db;
         try (Statement s = db.createStatement()) {
             // UNIX_TIMESTAMP reads DATETIME in the session's zone; the service stores UTC.
@@ -52,12 +52,12 @@ final class SaleRows {
                 }
             }
         }
-        List<OrderRow> orders = new ArrayList<>();
+        List<FinalOrder> orders = new ArrayList<>();
         try (PreparedStatement ps = db.prepareStatement(ORDERS)) {
             ps.setLong(1, saleId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    orders.add(new OrderRow(rs.getLong(1), rs.getLong(2), OrderRow.State.valueOf(rs.getString(3)),
+                    orders.add(new FinalOrder(rs.getLong(1), rs.getLong(2), FinalOrder.State.valueOf(rs.getString(3)),
                             rs.getLong(4), rs.getString(5), rs.getBoolean(6)));
                 }
             }

@@ -1,8 +1,8 @@
 package dev.seckill.chaos.settle;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.chaos.load.Admin;
-import dev.seckill.chaos.load.Sale;
+import dev.seckill.chaos.load.AdminCalls;
+import dev.seckill.chaos.load.RunSale;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * 503 or no answer, and while reservations younger than the grace are pending), then the writers catch up on each
  * (consumerLag 0). Each wait has a deadline; what did not settle in time is said, and the check runs anyway.
  */
-public final class Settlement {
+public final class EndOfRun {
 
     private static final Duration RECONCILED = Duration.ofMinutes(3);
     private static final Duration CAUGHT_UP = Duration.ofMinutes(2);
@@ -26,18 +26,18 @@ public final class Settlement {
     public record Outcome(Map<Long, JsonNode> reconciled, List<String> unsettled, long millis) {
     }
 
-    private final Admin admin;
+    private final AdminCalls admin;
     private final Consumer<String> log;
 
-    public Settlement(Admin admin, Consumer<String> log) {
+    public EndOfRun(AdminCalls admin, Consumer<String> log) {
         this.admin = admin;
         this.log = log;
     }
 
-    public Outcome settle(List<Sale> driven, List<Long> saleIds) throws InterruptedException {
+    public Outcome settle(List<RunSale> driven, List<Long> saleIds) throws InterruptedException {
         long t0 = System.currentTimeMillis();
         List<String> unsettled = new ArrayList<>();
-        int window = driven.stream().mapToInt(Sale::payWindowSeconds).max().orElse(30);
+        int window = driven.stream().mapToInt(RunSale::payWindowSeconds).max().orElse(30);
         Duration lapse = Duration.ofSeconds(window + 90);
         log.accept("waiting for the payment windows (up to " + window + " s) to lapse and the units to come back");
         for (long id : saleIds) {
@@ -53,7 +53,7 @@ public final class Settlement {
         for (long id : saleIds) {
             JsonNode[] last = new JsonNode[1];
             boolean ok = await(RECONCILED, () -> {
-                Admin.Reply r = admin.reconcile(id);
+                AdminCalls.Reply r = admin.reconcile(id);
                 last[0] = r.answer().body();
                 String code = r.answer().code();
                 return r.answer().status() == 200 && ("ARCHIVED".equals(code)
@@ -77,7 +77,7 @@ public final class Settlement {
     }
 
     private JsonNode stats(long id) {
-        Admin.Reply r = admin.stats(id);
+        AdminCalls.Reply r = admin.stats(id);
         return r.answer().status() == 200 ? r.answer().body() : null;
     }
 

@@ -23,7 +23,7 @@ import static dev.seckill.bench.report.Section.f;
  * One bench run's verdict (targets, invariants) and its sections, written as report.json (the head, then each
  * section's data under its key), report.md (the head, then each section in order) and the charts.
  */
-public record Report(Machine machine, Map<String, Object> scenario, List<Check> invariants, List<Section> sections) {
+public record BenchReport(Machine machine, Map<String, Object> scenario, List<Check> invariants, List<Section> sections) {
 
     public static final String CPU_PNG = "cpu.png";
     public static final String THROUGHPUT_PNG = "throughput.png";

@@ -19,14 +19,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** The orders topic and the writers' group on the cluster's brokers, as Kafka's admin API reports them. */
-final class OrdersTopic implements AutoCloseable {
+final class ClusterOrdersTopic implements AutoCloseable {
 
     static final String TOPIC = "seckill.orders";
     static final String GROUP = "seckill-writer";
 
     private final Admin admin;
 
-    OrdersTopic(ClusterStack cluster) {
+    ClusterOrdersTopic(ClusterStack cluster) {
         // Generous: the first call also finds the brokers, on a machine the stampede keeps busy.
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));

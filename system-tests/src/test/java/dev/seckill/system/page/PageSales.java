@@ -7,10 +7,10 @@ import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Sales made for a page test through the admin API (the service's internal listener; the edge does not expose it). */
-final class Sales {
+/** PageSales made for a page test through the admin API (the service's internal listener; the edge does not expose it). */
+final class PageSales {
 
-    private Sales() {
+    private PageSales() {
     }
 
     /** Creates a sale with the default payment window and returns its id. */

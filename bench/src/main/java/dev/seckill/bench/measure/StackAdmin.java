@@ -1,7 +1,7 @@
 package dev.seckill.bench.measure;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.load.Attempt;
+import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /** The operator side of a bench: sales and their stats, the service's and edges' meters, the sold-out flag. */
-public record Admin(Stack stack) {
+public record StackAdmin(Stack stack) {
 
     /** The consistency view of one sale ({@code GET /admin/sales/{id}/stats}). */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -108,7 +108,7 @@ public record Admin(Stack stack) {
      * After answers that decided nothing (503, none), which may leave a reservation without an order: waits out the
      * shortest reconcile grace and reconciles, as the periodic reconcile would (docs/failures.md); returns the actions.
      */
-    public int reconcileAfterUndecided(long saleId, List<Attempt> attempts) throws IOException, InterruptedException {
+    public int reconcileAfterUndecided(long saleId, List<AnsweredClick> attempts) throws IOException, InterruptedException {
         if (attempts.stream().noneMatch(a -> a.status() == 503 || a.status() == 0)) {
             return 0;
         }

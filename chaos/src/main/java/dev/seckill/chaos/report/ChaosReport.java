@@ -9,7 +9,7 @@ import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Window;
 import dev.seckill.check.Op;
-import dev.seckill.chaos.settle.Settlement;
+import dev.seckill.chaos.settle.EndOfRun;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,18 +24,18 @@ import java.util.Optional;
  * report.md and report.json of a run: the seed and schedule (each fault planned and real), the operations and
  * answers by kind, status and code per period, the time to recover per fault kind, and the verdict.
  */
-public final class Report {
+public final class ChaosReport {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Everything a report says. {@code verdict} is the checker's (null when it did not run: {@code checker} says why). */
     public record Run(long seed, double minutes, String faults, long startMillis, long workloadEndMillis,
                       long endMillis, Schedule schedule, List<Window> windows, Map<Integer, String> problems,
-                      List<String> sales, List<Long> saleIds, List<Op> ops, Settlement.Outcome settlement,
+                      List<String> sales, List<Long> saleIds, List<Op> ops, EndOfRun.Outcome settlement,
                       Object verdict, Boolean holds, String checker, Timeliness.Table timeliness) {
     }
 
-    private Report() {
+    private ChaosReport() {
     }
 
     /** Writes both files into {@code out}; returns the Markdown (the console prints it). */

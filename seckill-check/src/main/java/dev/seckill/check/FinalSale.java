@@ -11,11 +11,11 @@ import java.util.Set;
  * @param unitReturns the order ids of its {@code unit_return} rows: units the expiry still owes Redis
  * @param redis       its keys on the master serving their slot
  */
-public record SaleState(long saleId, boolean found, int stockTotal, int stock, List<OrderRow> orders,
+public record FinalSale(long saleId, boolean found, int stockTotal, int stock, List<FinalOrder> orders,
                         Set<Long> unitReturns, RedisSale redis) {
 
     /** The CONFIRMED and PAID orders: each holds a unit. */
     public long live() {
-        return orders.stream().filter(OrderRow::live).count();
+        return orders.stream().filter(FinalOrder::live).count();
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  * One purchase attempt as the client saw it: who, when (ns from the start), how long, the answer, and when the answer
  * came by the wall clock ({@code endMillis}, epoch ms: the checker holds a SOLD_OUT against the orders minted by then).
  */
-public record Attempt(long userId, long startNanos, long latencyNanos, int status, String code, String orderId,
+public record AnsweredClick(long userId, long startNanos, long latencyNanos, int status, String code, String orderId,
                       boolean byEdge, long endMillis) {
 
     public boolean accepted() {
@@ -35,9 +35,9 @@ public record Attempt(long userId, long startNanos, long latencyNanos, int statu
     }
 
     /** Every attempt of {@code saleId} as the checker's history, numbered from 1. */
-    public static List<Op> ops(long saleId, Collection<Attempt> attempts) {
+    public static List<Op> ops(long saleId, Collection<AnsweredClick> attempts) {
         List<Op> out = new ArrayList<>(attempts.size());
-        for (Attempt a : attempts) {
+        for (AnsweredClick a : attempts) {
             out.add(a.op(saleId, out.size() + 1));
         }
         return out;
