@@ -9,6 +9,7 @@ import dev.seckill.check.SaleSummary;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
+import dev.seckill.testkit.ServiceThreads;
 import dev.seckill.testkit.Stampede;
 import dev.seckill.testkit.Topology;
 import org.redisson.api.RedissonClient;
@@ -149,14 +150,18 @@ public final class SaleRun {
 
     /** Polls until at least {@code n} purchases have been accepted. */
     public void awaitAccepted(long n, Duration timeout) {
-        Await.until(timeout, () -> count(202) >= n, n + " accepted purchases in sale " + saleId);
+        try {
+            Await.until(timeout, () -> count(202) >= n, n + " accepted purchases in sale " + saleId);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; " + ServiceThreads.summary(), e);
+        }
     }
 
     /** Waits for the stampede to end (it is bounded in time by its plan). */
     public void finish() throws InterruptedException {
         runner.join(plan.maxDuration().toMillis() + 120_000);
         if (runner.isAlive()) {
-            throw new AssertionError("the stampede did not end");
+            throw new AssertionError("the stampede did not end; " + ServiceThreads.summary());
         }
         if (failure != null) {
             throw new AssertionError("the stampede failed", failure);
