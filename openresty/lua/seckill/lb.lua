@@ -3,9 +3,9 @@
 --
 -- One worker probes every edge each PROBE_INTERVAL: a GET /edge/health whose status line must come within
 -- PROBE_TIMEOUT (any status: a 404 from an edge that keeps /edge/health for loopback callers is an nginx that
--- answers). FALL probes missed in a row take an edge out, RISE answered in a row bring it back; the verdicts live in
--- a shared dict every worker's balancer reads. When no edge is in, every edge is tried, so a request still gets the
--- lb's own 503 rather than nothing.
+-- answers). FALL probes missed in a row take an edge out, RISE answered in a row bring it back; only the verdicts
+-- live in a shared dict, which every worker's balancer reads. When no edge is in, every edge is tried, so a request
+-- still gets the lb's own 503 rather than nothing.
 local balancer = require "ngx.balancer"
 
 local M = {}
@@ -24,7 +24,7 @@ local turn = 0
 -- edges: "ip:port[,ip:port...]" (lb.sh resolves names: the balancer takes addresses only).
 function M.init(list)
     for host, port in string.gmatch(list, "%[?([%x%.:]-)%]?:(%d+)") do
-        edges[#edges + 1] = { host = host, port = tonumber(port), name = host .. ":" .. port }
+        edges[#edges + 1] = { host = host, port = tonumber(port), name = host .. ":" .. port, streak = 0 }
     end
     assert(#edges > 0, "the lb has no edges: " .. list)
 end
@@ -45,10 +45,10 @@ end
 local function probe(edge)
     local up = answers(edge)
     local key = edge.name
-    local streak = health:get("streak:" .. key) or 0
-    -- streak > 0: answered that many times in a row; < 0: missed that many.
+    -- The prober's own count (only this worker probes): > 0 answered that many times in a row, < 0 missed that many.
+    local streak = edge.streak
     if up then streak = streak > 0 and streak + 1 or 1 else streak = streak < 0 and streak - 1 or -1 end
-    health:set("streak:" .. key, streak)
+    edge.streak = streak
     local out = health:get("out:" .. key)
     if not out and streak <= -FALL then
         health:set("out:" .. key, true)
