@@ -53,15 +53,23 @@ edge_nofile_default() {
 # Splits a space- or comma-separated list into words.
 edge_words() { echo "${1//,/ }"; }
 
-# nginx_servers KNOB PARAMS: the upstream's `server host:port PARAMS;` lines for the host:port list in KNOB.
-nginx_servers() {
-  local w out=""
+# host_ports KNOB: the host:port words of the list in KNOB, one a line ([v6]:port too); stops on any other word or
+# an empty list.
+host_ports() {
+  local w n=0
   for w in $(edge_words "${!1}"); do
     [[ "$w" =~ ^[][A-Za-z0-9._:-]+:[0-9]+$ ]] || die "$1: '$w' is not host:port"
-    out+="    server $w${2:+ $2};"$'\n'
+    echo "$w"
+    n=$((n + 1))
   done
-  [ -n "$out" ] || die "$1 is empty"
-  echo "$out"
+  [ "$n" -gt 0 ] || die "$1 is empty"
+}
+
+# nginx_servers KNOB PARAMS: the upstream's `server host:port PARAMS;` lines for the host:port list in KNOB.
+nginx_servers() {
+  local w words
+  words=$(host_ports "$1") || exit 1
+  for w in $words; do echo "    server $w${2:+ $2};"; done
 }
 
 # nginx_lua_modules NGINX: the load_module lines ngx_lua needs: Debian's nginx loads it as dynamic modules;

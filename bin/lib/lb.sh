@@ -43,16 +43,16 @@ lb_settings() {
 # lb_addresses KNOB: the host:port list in KNOB with each name resolved to an address once, now (the balancer takes
 # addresses; an edge's name is resolved again when the lb starts, as nginx's own upstream blocks do).
 lb_addresses() {
-  local w host port ip out=""
-  for w in $(edge_words "${!1}"); do
-    [[ "$w" =~ ^\[?([][A-Za-z0-9._:-]+)\]?:([0-9]+)$ ]] || die "$1: '$w' is not host:port"
+  local w words host port ip out=""
+  words=$(host_ports "$1") || exit 1
+  for w in $words; do
+    [[ "$w" =~ ^\[?(.+[^]])\]?:([0-9]+)$ ]]
     host=${BASH_REMATCH[1]} port=${BASH_REMATCH[2]}
     if [[ "$host" =~ ^[0-9.]+$|: ]]; then ip=$host
     else ip=$(getent ahostsv4 "$host" | awk 'NR == 1 { print $1 }'); fi
     [ -n "$ip" ] || die "$1: cannot resolve '$host'"
     out+="${out:+,}$ip:$port"
   done
-  [ -n "$out" ] || die "$1 is empty"
   echo "$out"
 }
 
