@@ -5,7 +5,6 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.ServiceProfiler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
 import dev.seckill.bench.report.BenchReport;
@@ -78,14 +77,11 @@ public final class Bench {
         BenchReport.Machine machine = BenchReport.Machine.now();
         StackAdmin admin = new StackAdmin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
-        ServiceProfiler profiler = null;
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250))) {
             say("minting " + o.users() + " user tokens");
             Scenario s = new Scenario(stack, admin, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
                     o, redis, new ArrayList<>());
             Path out = o.out().toAbsolutePath();
-            long servicePid = stack.pid("service") > 0 ? stack.pid("service") : stack.pid("service-1");
-            profiler = o.profile() ? ServiceProfiler.start(servicePid, stack.runDir(), out) : null;
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(s).run() : null;
             FlashSale.Result sale;
             PaymentRun.Result payments = null;
@@ -105,7 +101,6 @@ public final class Bench {
             }
             s.checks().addFirst(s.checks().removeLast()); // the flash sale's first, after the ceilings' own
             Section floods = FloodLevels.section(flood(s, sale), o);
-            Section profile = profiler == null ? null : profiler.stop();
             // After the flood, so that it measures a quiet stack.
             Section protection = o.protection() ? new ProtectionBench(s).run() : null;
             LargeSale.Result large = o.largeSale() ? LargeSale.run(s) : null;
@@ -121,7 +116,7 @@ public final class Bench {
             List<Section> sections = Stream.of(numbers.section(shortCircuit == null ? null : shortCircuit.rps(),
                     o.connections()), Sampler.memory(samples, sale.t0(), sale.end()), Sampler.cpuSection(samples,
                     sale.t0(), sale.end()), floods, HotSale.section(hot), ceilings == null ? null : ceilings.section(o),
-                    payments == null ? null : payments.section(), profile, protection,
+                    payments == null ? null : payments.section(), protection,
                     large == null ? null : large.section(), large == null || large.signIn() == null ? null
                             : large.signIn().section(), line)
                     .filter(Objects::nonNull).toList();
@@ -132,9 +127,6 @@ public final class Bench {
                     payments == null ? 0 : payments.returned(), payments == null ? 0 : payments.resold(),
                     out.resolve("report.md"));
         } finally {
-            if (profiler != null) {
-                profiler.close();
-            }
             redis.shutdown();
         }
     }
@@ -170,7 +162,7 @@ public final class Bench {
         m.put("protection", o.protection());
         m.put("waitingRoom", o.waitingRoom());
         m.put("signIn", o.signIn());
-        m.put("profile", o.profile() ? "async-profiler" : false);
+        m.put("profile", o.profile() ? "bin/seckill profile, large sale through the edge" : false);
         return m;
     }
 

@@ -7,6 +7,7 @@ import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.ProfileWindow;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Section;
@@ -184,10 +185,22 @@ public final class LargeSale {
                 + CLICKS + " clicks, " + connections + " connections");
         Crowd crowd = new Crowd(users, sale, port, CLICKS, 0).likeThePage();
         s.sampler().mark("large sale, " + route);
+        // Profiled (--profile) through the edge only, so that the recording covers one sale's window; stopped (and
+        // its files written) after the sale's CPU window closed.
+        ProfileWindow profile = s.o().profile() && VIA_EDGE.equals(route)
+                ? ProfileWindow.start(s.stack(), s.o().out().toAbsolutePath().resolve("profile")) : null;
         long from = s.sampler().open();
-        attempts.addAll(crowd.run(connections, from + s.o().duration().toNanos()));
-        long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
-        Sampler.PerUnit cpu = s.sampler().close("large sale, " + route, from, accepted);
+        Sampler.PerUnit cpu;
+        try {
+            attempts.addAll(crowd.run(connections, from + s.o().duration().toNanos()));
+            cpu = s.sampler().close("large sale, " + route, from, attempts.stream().filter(AnsweredClick::accepted)
+                    .count());
+        } finally {
+            if (profile != null) {
+                profile.close();
+            }
+        }
+        long accepted = cpu.units();
         // Crowd's t0 is 0: an attempt's start is its System.nanoTime().
         Double sellOut = accepted < STOCK ? null : attempts.stream().filter(AnsweredClick::accepted)
                 .mapToLong(a -> a.startNanos() + a.latencyNanos() - from).max().orElse(0) / 1e9;
