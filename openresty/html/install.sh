@@ -3,10 +3,10 @@
 #
 #   openresty/html/install.sh SRC DEST
 #
-# copies SRC/assets/<path>.<ext> to DEST/assets/<path>.<first 8 hex of its sha256>.<ext> (ext: css, js, svg, png)
-# and each SRC/*.html to DEST, its <link href> and <script src> pointing at the hashed names and, before its first
-# <script>, an import map from every module's plain path (/assets/<path>.js, what the modules import) to its hashed
-# name. The edge keeps hashed names a year as immutable and revalidates HTML (openresty/conf.d/seckill.conf): a
+# copies SRC/assets/<path>.<ext> to DEST/assets/<path>.<first 8 hex of its sha256>.<ext> (ext: css, js, svg, png;
+# dotfiles, such as an editor's, are left out) and each SRC/*.html to DEST, its <link href> and <script src> pointing
+# at the hashed names and, before its first <script>, an import map from every module's plain path (/assets/<path>.js,
+# what the modules import) to its hashed name. The edge keeps hashed names a year as immutable and revalidates HTML (openresty/conf.d/seckill.conf): a
 # changed file is fetched under its new name on the next page load, while the sources keep plain names and their git
 # history. Served from SRC without this step the page works too (the imports resolve to the plain files), uncached.
 #
@@ -45,7 +45,7 @@ while IFS= read -r -d '' f; do
   fi
   printf 's#((href|src)="/?)%s"#\\1%s"#g\n' "${rel//./\\.}" "$to" >> "$work/rewrite.sed"
   [ "$ext" = js ] && map+=("      \"/$rel\": \"/$to\"")
-done < <(find "$src/assets" -type f -print0 | sort -z)
+done < <(find "$src/assets" -type f ! -name ".*" -print0 | sort -z)
 
 importmap() {
   local i
