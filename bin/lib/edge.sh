@@ -11,7 +11,7 @@ EDGE_VARS='${EDGE_LOAD_MODULES} ${SECKILL_EDGE_PORT} ${SECKILL_EDGE_LISTEN} ${SE
 ${SECKILL_EDGE_READ_BURST} ${SECKILL_EDGE_ORDER_BURST} ${SECKILL_EDGE_LOGIN_BURST} ${SECKILL_EDGE_CONN_PER_IP}
 ${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIMEOUT} ${SECKILL_EDGE_READ_TIMEOUT}
 ${SECKILL_EDGE_HEADER_TIMEOUT} ${SECKILL_EDGE_BODY_TIMEOUT} ${SECKILL_EDGE_SEND_TIMEOUT}
-${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${SECKILL_EDGE_HTML_ROOT}
+${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${EDGE_HTML_ROOT}
 ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
 ${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT}
 ${SECKILL_EDGE_ADMIT_TOLERANCE} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
@@ -104,7 +104,7 @@ edge_settings() {
   SECKILL_EDGE_PORT=$(node_port "$1") || die "no port for $1"
   EDGE_INTERNAL_PORT=$(node_port "$1" EDGE_INTERNAL_PORT)
   export SECKILL_EDGE_PORT EDGE_INTERNAL_PORT
-  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$' r='^[1-9][0-9]*(r/s|r/m)?$'
+  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$' r='^[1-9][0-9]*(r/s|r/m)?$' path='^/[^;{}[:space:]]*$'
   edge_knob SECKILL_EDGE_LISTEN "$(bind_address)" '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_EDGE_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
   edge_knob SECKILL_EDGE_RATE 20 "$r" "purchases per second per IP (20, 20r/s or 30r/m)"
@@ -142,13 +142,19 @@ edge_settings() {
   edge_knob SECKILL_EDGE_BODY_MAX 1k '^[0-9]+[kKmM]?$' "a size such as 1k"
   edge_knob SECKILL_EDGE_MICROCACHE_TTL 1s "$t" "an nginx time such as 1s"
   edge_knob SECKILL_EDGE_KEEPALIVE 256 "$n" "a number of idle upstream connections per worker"
-  edge_knob SECKILL_EDGE_HTML_ROOT "$EDGE_HOME/html" '^/[^;{}[:space:]]*$' "an absolute directory path"
+  # The page: a directory that holds an installed page already (the Docker image's, a test's own), or by default
+  # openresty/html, which edge_render installs into the node's run directory (edge_page).
+  EDGE_HTML_ROOT=${SECKILL_EDGE_HTML_ROOT:-$EDGE_RUN/html}
+  [[ "$EDGE_HTML_ROOT" =~ $path ]] \
+    || die "SECKILL_EDGE_HTML_ROOT='$EDGE_HTML_ROOT' is invalid: expected an absolute directory path"
+  export EDGE_HTML_ROOT
   edge_knob SECKILL_EDGE_UPSTREAM "$(node_host service):$SERVICE_PORT" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
   edge_knob SECKILL_EDGE_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"
   export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-}
   command -v "$SECKILL_EDGE_NGINX" > /dev/null || die "SECKILL_EDGE_NGINX=$SECKILL_EDGE_NGINX is not installed"
   command -v envsubst > /dev/null || die "envsubst is missing (Debian: gettext-base)"
-  [ -d "$SECKILL_EDGE_HTML_ROOT" ] || die "SECKILL_EDGE_HTML_ROOT=$SECKILL_EDGE_HTML_ROOT is not a directory"
+  [ -z "${SECKILL_EDGE_HTML_ROOT:-}" ] || [ -d "$SECKILL_EDGE_HTML_ROOT" ] \
+    || die "SECKILL_EDGE_HTML_ROOT=$SECKILL_EDGE_HTML_ROOT is not a directory"
 
   edge_rate EDGE_RATE SECKILL_EDGE_RATE
   edge_rate EDGE_READ_RATE SECKILL_EDGE_READ_RATE
@@ -198,9 +204,18 @@ nginx_render() {
   mv "$new" "$run/conf"
   rm -rf "$run/conf.old"
 }
+# edge_page: unless SECKILL_EDGE_HTML_ROOT names a page installed elsewhere, installs openresty/html into the node's
+# run directory (html/install.sh: each asset under a content-hashed name, which the edge keeps a year, and the pages
+# pointing at them). On every start and reload, so an edited page is served as soon as the edge is.
+edge_page() {
+  [ -z "${SECKILL_EDGE_HTML_ROOT:-}" ] || return 0
+  "$EDGE_HOME/html/install.sh" "$EDGE_HOME/html" "$EDGE_HTML_ROOT" > /dev/null \
+    || die "failed to install the sale page into $EDGE_HTML_ROOT"
+}
 edge_render() {
   edge_settings "$1"
   nginx_render "$1" "$EDGE_HOME" "$EDGE_RUN" "$EDGE_VARS" "$SECKILL_EDGE_NGINX"
+  edge_page
 }
 # cluster: true. Each edge then balances over every service of the stack and believes X-Forwarded-For from the
 # addresses of the stack's EDGE_TRUSTED_PROXIES setting only (the load balancer), whatever the environment says.

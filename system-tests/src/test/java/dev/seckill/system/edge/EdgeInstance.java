@@ -61,7 +61,7 @@ public final class EdgeInstance implements AutoCloseable {
             Map.entry("SECKILL_EDGE_KEEPALIVE", "16"),
             Map.entry("SECKILL_EDGE_WORKERS", "2"),
             Map.entry("SECKILL_EDGE_LISTEN", "127.0.0.1"),
-            // Empty means the default: the repository's openresty/html.
+            // Empty means the default: the repository's openresty/html, installed into the edge's run directory.
             Map.entry("SECKILL_EDGE_HTML_ROOT", ""));
 
     private final Stack stack = Stack.get();

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Static files and their cache headers: HTML revalidates (no-cache + ETag -> 304), fingerprinted assets
- * are kept a year. The edge serves a page directory of the test's own (SECKILL_EDGE_HTML_ROOT), so the sale page's
+ * Static files and their cache headers: HTML revalidates (no-cache + ETag -> 304), fingerprinted assets (in any
+ * folder) are kept a year, plain names are revalidated. The edge serves a page directory of the test's own (SECKILL_EDGE_HTML_ROOT), so the sale page's
  * real files can change freely; EdgeRoutingIT checks the repository's page is served.
  */
 class EdgeStaticIT {
@@ -46,6 +46,9 @@ class EdgeStaticIT {
             Files.writeString(html.resolve("assets/app.0123abcd.css"), "body{margin:0}\n");
             Files.writeString(html.resolve("assets/logo.89abcdef01.svg"),
                     "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+            Files.createDirectories(html.resolve("assets/sale"));
+            Files.writeString(html.resolve("assets/sale/main.0123abcd.js"), "export const a = 1;\n");
+            Files.writeString(html.resolve("assets/sale/main.js"), "export const a = 2;\n");
             Files.writeString(html.resolve("assets/plain.css"), "p{color:red}\n");
             Files.writeString(html.resolve("assets/short.abc.css"), "p{color:blue}\n");
             Files.writeString(html.resolve("build.sh"), "#!/bin/sh\n");
@@ -75,7 +78,8 @@ class EdgeStaticIT {
 
     @Test
     void fingerprintedAssetsAreCachedForAYearAndImmutable() {
-        for (String path : new String[] {"/assets/app.0123abcd.css", "/assets/logo.89abcdef01.svg"}) {
+        for (String path : new String[] {"/assets/app.0123abcd.css", "/assets/logo.89abcdef01.svg",
+                "/assets/sale/main.0123abcd.js"}) {
             HttpJson.Response asset = http.get(fixture.url(path));
             assertEquals(200, asset.status(), path);
             assertEquals(YEAR_IMMUTABLE, asset.header("Cache-Control"), path);
@@ -86,11 +90,14 @@ class EdgeStaticIT {
             assertEquals(YEAR_IMMUTABLE, again.header("Cache-Control"), path);
         }
         assertTrue(http.get(fixture.url("/assets/app.0123abcd.css")).header("Content-Type").startsWith("text/css"));
+        // A module must be served as JavaScript, or the browser refuses to run it.
+        assertTrue(http.get(fixture.url("/assets/sale/main.0123abcd.js")).header("Content-Type")
+                .startsWith("text/javascript"));
     }
 
     @Test
     void unversionedAssetsAreRevalidated() {
-        for (String path : new String[] {"/assets/plain.css", "/assets/short.abc.css"}) {
+        for (String path : new String[] {"/assets/plain.css", "/assets/short.abc.css", "/assets/sale/main.js"}) {
             HttpJson.Response asset = http.get(fixture.url(path));
             assertEquals(200, asset.status(), path);
             assertEquals("no-cache", asset.header("Cache-Control"), path);
