@@ -81,7 +81,7 @@ public record Ceilings(Scenario s) {
                 }
             }
             goal(s, "edge-proxied trivial route vs nginx return 200 alone", TRIVIAL, RETURN_200, 0.3);
-            goal(s, "sold-out short-circuit vs nginx return 200", SHORT_CIRCUIT, RETURN_200, 0.9);
+            goal(s, "sold-out short-circuit vs nginx return 200", SHORT_CIRCUIT, RETURN_200, 0.95);
             s.goal("batch writer", f("%,.0f orders/s", writer.batchedOrdersPerSec()), ">= 20,000 orders/s",
                     writer.batchedOrdersPerSec() >= 20_000);
             s.goal("batch writer vs row-at-a-time", f("%.1f x", writer.ratio()), ">= 10 x", writer.ratio() >= 10);

@@ -29,8 +29,8 @@ class KafkaClientsTest {
     @Test
     void consumerFetchesABatchsWorthOrWaitsAtMostTwentyMilliseconds() {
         Map<String, Object> p = KafkaClients.consumerProperties(kafka, "w-1");
-        assertEquals(16 * 1024, p.get(ConsumerConfig.FETCH_MIN_BYTES_CONFIG));
-        assertEquals(20, p.get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
+        assertEquals(128 * 1024, p.get(ConsumerConfig.FETCH_MIN_BYTES_CONFIG));
+        assertEquals(100, p.get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
     }
 
     @Test
