@@ -8,6 +8,7 @@ import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
 import dev.seckill.bench.report.BenchReport;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.report.Section;
 import dev.seckill.bench.scenario.Ceilings;
 import dev.seckill.bench.scenario.FlashSale;
@@ -78,7 +79,7 @@ public final class Bench {
         StackAdmin admin = new StackAdmin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250))) {
-            say("minting " + o.users() + " user tokens");
+            Progress.say("minting " + o.users() + " user tokens");
             Scenario s = new Scenario(stack, admin, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
                     o, redis, new ArrayList<>());
             Path out = o.out().toAbsolutePath();
@@ -94,7 +95,7 @@ public final class Bench {
                 }
             } else {
                 sale = FlashSale.run(s, null);
-                say("checking the invariants in MySQL and Redis");
+                Progress.say("checking the invariants in MySQL and Redis");
                 // Every user of the crowd tried, so the stock went to exactly min(stock, users who got an answer).
                 s.check("flash sale", sale.saleId(), sale.attempts(), sale.attempts().stream()
                         .filter(a -> a.status() != 0).mapToLong(AnsweredClick::userId).distinct().count());
@@ -136,7 +137,7 @@ public final class Bench {
         // Now, not at the crowd's end: with payments, lapsed units went on sale again since.
         Long remaining = s.admin().stats(sale.saleId()).redisRemaining();
         if (s.o().floodLevels().isEmpty() || remaining == null || remaining != 0) {
-            say(s.o().floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, sale "
+            Progress.say(s.o().floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, sale "
                     + sale.saleId() + " did not sell out (remaining " + remaining + ")");
             return List.of();
         }
@@ -181,9 +182,5 @@ public final class Bench {
                     + (c.soldCount() == null ? "" : "; " + c.soldCount()));
         }
         System.out.println("report: " + out.resolve("report.md") + " (and report.json, *.png)");
-    }
-
-    public static void say(String message) {
-        System.err.println("bench: " + message);
     }
 }

@@ -1,6 +1,6 @@
 package dev.seckill.bench.measure;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
@@ -115,7 +115,7 @@ public record StackAdmin(Stack stack) {
         Thread.sleep(Duration.ofSeconds(RECONCILE_GRACE_SECONDS + 1));
         JsonNode actions = JSON.readTree(admin("POST", "/admin/sales/" + saleId + "/reconcile?graceSeconds="
                 + RECONCILE_GRACE_SECONDS, "")).path("actions");
-        Bench.say("sale " + saleId + ": reconcile after the run's 503s: " + actions);
+        Progress.say("sale " + saleId + ": reconcile after the run's 503s: " + actions);
         return actions.size();
     }
 

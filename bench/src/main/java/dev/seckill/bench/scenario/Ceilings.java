@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
@@ -105,14 +105,14 @@ public record Ceilings(Scenario s) {
     public Result run() throws Exception {
         BenchOptions o = s.o();
         List<Measured> rounds = new ArrayList<>();
-        Bench.say("ceilings: warming up the service paths");
+        Progress.say("ceilings: warming up the service paths");
         s.sampler().mark("ceilings");
         Scenario.trivial(edge(), TRIVIAL_PATH, TRIVIAL, o.connections(), Duration.ofSeconds(2));
         // The dummy sale is flagged sold out for the rounds: the edge must short-circuit every purchase of it.
         s.admin().soldOutFlag(DUMMY_SALE, (int) (o.rounds() * (6 * o.ceilingTime().toSeconds() + 130)) + 60);
         try {
             for (int r = 1; r <= o.rounds(); r++) {
-                Bench.say("ceilings: round " + r + " of " + o.rounds());
+                Progress.say("ceilings: round " + r + " of " + o.rounds());
                 rounds.add(wrk(RETURN_200, "/edge/bench/ok", null));
                 double before = s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
                 Measured byWrk = wrk(SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
@@ -133,10 +133,10 @@ public record Ceilings(Scenario s) {
         rounds.forEach(m -> best.merge(m.name(), m, (a, b) -> a.rps() >= b.rps() ? a : b));
         List<Ratio> ratios = List.of(Ratio.of(rounds, PURCHASE, TRIVIAL), Ratio.of(rounds, PURCHASE_REFUSED, TRIVIAL),
                 Ratio.of(rounds, TRIVIAL, RETURN_200), Ratio.of(rounds, SHORT_CIRCUIT, RETURN_200));
-        Bench.say("ceilings: redis-benchmark of the purchase script");
+        Progress.say("ceilings: redis-benchmark of the purchase script");
         s.sampler().mark("redis-benchmark");
         List<Measured> script = ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 100_000, true);
-        Bench.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
+        Progress.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
         s.sampler().mark("writer benchmark");
         return new Result(rounds, best, ratios, script, WriterBenchmark.run(s.stack(), 50_000, 5_000, 5));
     }

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
@@ -55,7 +55,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         try {
             long t0 = System.nanoTime();
             Crowd crowd = new Crowd(s.users(), sale, s.stack().edgePort(), o.attempts(), t0);
-            Bench.say("flash sale " + sale + ": " + o.stock() + " units, " + s.users().size() + " users x up to "
+            Progress.say("flash sale " + sale + ": " + o.stock() + " units, " + s.users().size() + " users x up to "
                     + o.attempts() + " clicks, " + o.connections() + " connections");
             List<AnsweredClick> attempts = (payers == null ? crowd : crowd.onAccepted(payers::won))
                     .run(o.connections(), t0 + o.duration().toNanos());
@@ -64,7 +64,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             s.sampler().sampleNow();
             Map<String, Double> after = s.admin().edgeMetrics();
             long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
-            Bench.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
+            Progress.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
             StackAdmin.SaleStats stats = s.admin().await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
             long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Steady;
@@ -71,7 +71,7 @@ public record FloodLevels(Scenario s) {
     public List<Level> run(long saleId) throws IOException, InterruptedException {
         List<Level> levels = new ArrayList<>();
         for (int connections : s.o().floodLevels()) {
-            Bench.say("sold-out flood: " + connections + " connections for " + s.o().floodTime().toSeconds() + " s");
+            Progress.say("sold-out flood: " + connections + " connections for " + s.o().floodTime().toSeconds() + " s");
             s.sampler().mark("flood " + connections);
             levels.add(level(saleId, connections));
         }

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
@@ -60,7 +60,7 @@ public final class HotSale {
                 Duration.ofSeconds(Long.parseLong(a.get("--seconds"))), Integer.parseInt(a.get("--connections")));
         Path out = Files.createDirectories(Path.of(a.get("--out")).toAbsolutePath());
         Section.JSON.writeValue(out.resolve("hot-sale-" + run.mode() + ".json").toFile(), run);
-        Bench.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
+        Progress.say("hot sale, " + run.mode() + ": " + run.invariants().summary());
         System.exit(run.invariants().ok() ? 0 : 1);
     }
 

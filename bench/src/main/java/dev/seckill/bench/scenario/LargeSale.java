@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.ShopIdentity;
@@ -193,7 +193,7 @@ public final class LargeSale {
      * the two, unless --no-sign-in, the same sale through the edge with RS256 and ES256 buyers ({@link SignInCost}).
      */
     public static Result run(Scenario s) throws Exception {
-        Bench.say("minting " + BUYERS + " buyers for the large sale");
+        Progress.say("minting " + BUYERS + " buyers for the large sale");
         Users buyers = new Users(s.stack().tokenSecret(), s.o().firstUser(), BUYERS);
         ShopIdentity provider = s.o().signIn() ? SignInCost.prepare(s) : null;
         Parts parts = parts(s);
@@ -208,7 +208,7 @@ public final class LargeSale {
     static Run run(Scenario s, Users users, String route, int port, List<AnsweredClick> attempts) throws Exception {
         int connections = s.o().connections();
         long sale = s.sale("large-sale-" + (port == s.stack().edgePort() ? "edge" : "service"), STOCK);
-        Bench.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
+        Progress.say("large sale " + sale + " (" + route + "): " + STOCK + " units, " + users.size() + " buyers x up to "
                 + CLICKS + " clicks, " + connections + " connections");
         Crowd crowd = new Crowd(users, sale, port, CLICKS, 0).likeThePage();
         s.sampler().mark("large sale, " + route);
@@ -232,7 +232,7 @@ public final class LargeSale {
         Double sellOut = accepted < STOCK ? null : attempts.stream().filter(AnsweredClick::accepted)
                 .mapToLong(a -> a.startNanos() + a.latencyNanos() - from).max().orElse(0) / 1e9;
         double unitsPerSecond = accepted / (sellOut != null ? sellOut : cpu.seconds());
-        Bench.say(f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
+        Progress.say(f("large sale %d (%s): %,d answers, %,d accepted, %,.0f units/s; waiting for the writer",
                 sale, route, attempts.size(), accepted, unitsPerSecond));
         Scenario.Settled settled = s.settle("large sale, " + route, sale, attempts);
         return new Run(route, sale, connections, attempts.size(), accepted, sellOut, round(unitsPerSecond),
@@ -251,13 +251,13 @@ public final class LargeSale {
                         .get(0).requests()),
                 window(s, RECORD, () -> records(s, 100_000, connections)),
                 window(s, ROW, () -> rows(s)));
-        Bench.say("part costs: the service's trivial route straight to its port");
+        Progress.say("part costs: the service's trivial route straight to its port");
         return new Parts(parts, alone(parts), proxied[0], Scenario.trivial(s.stack().servicePort(), "/api/ping",
                 "trivial route straight to the service", connections, Duration.ofSeconds(5)));
     }
 
     private static Sampler.PerUnit window(Scenario s, String part, Callable<Long> units) throws Exception {
-        Bench.say("part costs: " + part);
+        Progress.say("part costs: " + part);
         long from = s.sampler().open();
         return s.sampler().close(part, from, units.call());
     }

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
@@ -98,7 +98,7 @@ public final class PaymentRun {
             int n = (int) Math.min(1_000_000, onSale * SHOPPERS_PER_UNIT);
             Users users = new Users(s.stack().tokenSecret(), nextUser, n);
             nextUser += n;
-            Bench.say("wave " + w + ": " + onSale + " returned units on sale again to " + n + " new shoppers");
+            Progress.say("wave " + w + ": " + onSale + " returned units on sale again to " + n + " new shoppers");
             try (Payers payers = new Payers(s.stack().edgeUrl(), users, o.payRatio(), o.payWindow())) {
                 List<AnsweredClick> wave = new Crowd(users, sale.saleId(), s.stack().edgePort(), o.attempts(),
                         System.nanoTime()).onAccepted(payers::won).run(Math.min(o.connections(), n),
@@ -137,7 +137,7 @@ public final class PaymentRun {
             throw new IllegalStateException("the lapsing sale " + lapsing + " was not bought and written");
         }
         Instant lastLapse = Instant.now().plusSeconds(WINDOW_SECONDS);
-        Bench.say("expiry impact: " + won + " unpaid orders of sale " + lapsing + " lapse until " + lastLapse);
+        Progress.say("expiry impact: " + won + " unpaid orders of sale " + lapsing + " lapse until " + lastLapse);
 
         long probeSale = s.sale("expiry-probe", 1_000_000);
         Users users = new Users(s.stack().tokenSecret(), firstUser + n, 200_000);

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.Answer;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
@@ -70,7 +70,7 @@ public record ProtectionBench(Scenario s) {
         int n = users.size();
         Duration half = s.o().ceilingTime().dividedBy(2);
         for (int r = 1; r <= s.o().rounds(); r++) {
-            Bench.say("protection: purchase cost, round " + r + " of " + s.o().rounds());
+            Progress.say("protection: purchase cost, round " + r + " of " + s.o().rounds());
             Instant now = Instant.now().minusSeconds(1);
             long[] sale = {s.admin().createSale("bench-unprotected-" + System.nanoTime(), n, now,
                     Map.of("protection", "none")), s.admin().createSale("bench-challenge-" + System.nanoTime(), n, now,
@@ -166,7 +166,7 @@ public record ProtectionBench(Scenario s) {
             Side[] sides = new Side[2];
             for (int k = 0; k < 2; k++) {
                 String protection = k == 0 ? "none" : "challenge";
-                Bench.say("protection: the first seconds of a sale of " + n + " shoppers, protection " + protection);
+                Progress.say("protection: the first seconds of a sale of " + n + " shoppers, protection " + protection);
                 Instant startsAt = Instant.now().plusSeconds(2);
                 long sale = run.admin().createSale("bench-arrival-" + System.nanoTime(), n, startsAt, k == 0
                         ? Map.of("protection", protection) : Map.of("protection", protection, "challengeBits", BITS));

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.report.Section;
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.protection.Challenges;
@@ -125,7 +125,7 @@ public class ProtectionCosts {
 
     /** Runs the benchmarks and adds their tables to {@code s}; JMH's own JSON (also in {@code out}) for the data. */
     public static Object run(Section s, Path out) throws Exception {
-        Bench.say("protection: JMH, the in-process checks and a bot's solve time per difficulty");
+        Progress.say("protection: JMH, the in-process checks and a bot's solve time per difficulty");
         Path json = Files.createDirectories(out).resolve("protection-jmh.json");
         Collection<RunResult> results = new Runner(new CommandLineOptions(ProtectionCosts.class.getName() + "\\.",
                 "-foe", "true", "-v", "SILENT", "-rf", "json", "-rff", json.toString())).run();

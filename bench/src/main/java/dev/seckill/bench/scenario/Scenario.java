@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
@@ -91,7 +91,7 @@ public record Scenario(Stack stack, StackAdmin admin, Sampler sampler, Users use
     public void awaitDrained(String run, long sale, List<AnsweredClick> attempts, Duration timeout) throws Exception {
         long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
         if (admin.await(sale, x -> x.drained(accepted), timeout) == null) {
-            Bench.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
+            Progress.say(run + ": the writer did not catch up with sale " + sale + " within " + timeout.toSeconds()
                     + " s");
         }
     }

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.Wrk;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
@@ -51,7 +51,7 @@ public final class ShardCeiling {
         // A client of that one node: a cluster client's lazy first connect can hang when a node drops it meanwhile.
         RedissonClient redis = RedisClients.connect("redis://127.0.0.1:" + port, null, stack.redisPassword());
         try {
-            Bench.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
+            Progress.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
             Path dir = Files.createDirectories(Path.of(args[out]));
             Section.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
         } finally {

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
@@ -151,7 +151,7 @@ public class SignInCost {
     static ShopIdentity prepare(Scenario s) throws Exception {
         ShopIdentity id = ShopIdentity.in(jwksDir(s));
         for (JWSAlgorithm alg : SIGNED) {
-            Bench.say("sign-in: " + LargeSale.BUYERS + " " + alg + " buyers (kept in " + jwksDir(s) + ")");
+            Progress.say("sign-in: " + LargeSale.BUYERS + " " + alg + " buyers (kept in " + jwksDir(s) + ")");
             id.users(alg, s.o().firstUser(), LargeSale.BUYERS);
         }
         return id;
@@ -204,7 +204,7 @@ public class SignInCost {
     }
 
     private static JsonNode jmh(Path out, Map<String, Double> micros) throws Exception {
-        Bench.say("sign-in: JMH, one verification per algorithm and a cache hit");
+        Progress.say("sign-in: JMH, one verification per algorithm and a cache hit");
         Path json = Files.createDirectories(out).resolve("sign-in-jmh.json");
         for (RunResult r : new Runner(new CommandLineOptions(SignInCost.class.getName() + "\\.", "-foe", "true",
                 "-v", "SILENT", "-rf", "json", "-rff", json.toString())).run()) {

@@ -1,6 +1,6 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.Bench;
+import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LineCrowd;
 import dev.seckill.bench.load.LoadClient;
@@ -75,7 +75,7 @@ public final class WaitingRoomRun {
                 crowd.add(i, bot ? LineCrowd.Kind.BOT : early ? LineCrowd.Kind.PREQUEUE : LineCrowd.Kind.AFTER_START,
                         at);
             }
-            Bench.say("waiting room " + sale + ": " + stock + " units, " + n + " buyers (" + bots + " scripted), line"
+            Progress.say("waiting room " + sale + ": " + stock + " units, " + n + " buyers (" + bots + " scripted), line"
                     + " opens now, starts in " + PREQUEUE_SECONDS + " s");
             LoadClient.run(stack.edgePort(), sc.o().connections(), crowd,
                     startNanos + Duration.ofSeconds(240).toNanos(), Duration.ofSeconds(30));
@@ -85,7 +85,7 @@ public final class WaitingRoomRun {
         sc.awaitDrained("waiting room", sale, crowd.attempts(), Duration.ofSeconds(120));
         sc.check("waiting room", sale, crowd.attempts(), null);
 
-        Bench.say("waiting room: the same crowd on a sale without a line");
+        Progress.say("waiting room: the same crowd on a sale without a line");
         long plain = sc.sale("bench-no-line-" + System.currentTimeMillis(), stock, PAY_WINDOW);
         long p0 = System.nanoTime();
         Crowd page = new Crowd(users, plain, stack.edgePort(), Integer.MAX_VALUE, p0).likeThePage();
