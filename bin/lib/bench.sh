@@ -10,12 +10,6 @@
 # --reuse runs against the stack the environment names (SECKILL_RUN_DIR and the ports, as every command) and
 # starts or stops nothing.
 
-BENCH_USAGE="usage: bin/seckill bench [--stock N] [--users N] [--attempts N] [--connections N] [--duration S]
-                     [--out DIR] [--ceiling-seconds S] [--rounds N] [--no-ceilings] [--reuse] [--keep]
-                     [--flood-levels N,N...|none] [--flood-seconds S]
-                     [--pay-ratio R] [--pay-window S] [--expiry-orders N] [--protection] [--profile]
-                     [--hot-sale-seconds S (10)] [--no-hot-sale] [--no-large-sale] [--no-sign-in] [--waiting-room]"
-
 bench_isolated_stack() {
   isolated_stack BENCH "${SECKILL_BENCH_RUN_DIR:-$HOME_DIR/.run/bench}"
   configure
@@ -73,27 +67,16 @@ bench_single_up() {
 }
 
 cmd_bench() {
-  local reuse=false keep=false args=() hot=true hot_seconds=10 connections=256 out="" sign_in=true
-  while [ $# -gt 0 ]; do
-    case $1 in
-      --reuse) reuse=true ;;
-      --keep) keep=true ;;
-      --no-hot-sale) hot=false ;;
-      --hot-sale-seconds) [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"; hot_seconds=$2; shift ;;
-      --no-large-sale | --no-sign-in) sign_in=false; args+=("$1") ;;
-      --no-ceilings | --protection | --profile | --waiting-room) args+=("$1") ;;
-      --stock | --users | --attempts | --connections | --duration | --out | --ceiling-seconds | --rounds | --first-user \
-        | --flood-levels | --flood-seconds | --pay-ratio | --pay-window | --expiry-orders)
-        [ $# -ge 2 ] || die "$1 needs a value; $BENCH_USAGE"
-        case $1 in --connections) connections=$2 ;; --out) out=$2 ;; esac
-        args+=("$1" "$2"); shift ;;
-      -h | --help) echo "$BENCH_USAGE"; return 0 ;;
-      *) die "unknown bench option: $1; $BENCH_USAGE" ;;
-    esac
-    shift
-  done
-  if ! command -v wrk > /dev/null || ! command -v redis-benchmark > /dev/null; then cmd_install; fi
+  local help reuse keep hot hot_seconds connections out sign_in usage options
   use_jdk
+  # A fresh clone has no bench jar yet, and building it needs what install brings.
+  [ -f "$(bench_jar)" ] || cmd_install
+  bench_build_module
+  # The options are parsed once, by the bench's own parser (BenchOptions): it hands back what this script needs.
+  options=$(bench_main dev.seckill.bench.BenchOptions "$@") || exit 2
+  eval "$options"
+  if [ "$help" = true ]; then echo "$usage"; return 0; fi
+  if ! command -v wrk > /dev/null || ! command -v redis-benchmark > /dev/null; then cmd_install; fi
   mkdir -p "$CACHE"
 
   BENCH_STARTED=""
@@ -126,7 +109,7 @@ cmd_bench() {
     cmd_down service
     start_component service
   fi
-  bench_java "$RUN/report" ${args[@]+"${args[@]}"}
+  bench_java "$RUN/report" "$@"
   if [ "$sign_in" = true ]; then
     kill "$BENCH_JWKS_PID" 2>/dev/null || true
     if [ "$reuse" = true ]; then

@@ -18,7 +18,8 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                            boolean signIn, boolean waitingRoom) {
 
     /** The command line, as picocli fills it in; {@link #validate} checks the values. */
-    @CommandLine.Command(name = "bench", usageHelpWidth = 120)
+    @CommandLine.Command(name = "bin/seckill bench", usageHelpWidth = 120, showDefaultValues = true,
+            footer = "What each option does: bench/README.md, Options.")
     static final class Args {
         @Option(names = "--stock", defaultValue = "1000") int stock;
         @Option(names = "--users", defaultValue = "100000") int users;
@@ -41,6 +42,12 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         @Option(names = "--no-large-sale") boolean noLargeSale;
         @Option(names = "--no-sign-in") boolean noSignIn;
         @Option(names = "--waiting-room") boolean waitingRoom;
+        // Read by bin/lib/bench.sh only (through shell()): the stack it runs against and the hot sale it runs first.
+        @Option(names = "--reuse") boolean reuse;
+        @Option(names = "--keep") boolean keep;
+        @Option(names = "--no-hot-sale") boolean noHotSale;
+        @Option(names = "--hot-sale-seconds", defaultValue = "10") int hotSaleSeconds;
+        @Option(names = {"-h", "--help"}, usageHelp = true) boolean help;
     }
 
     public static BenchOptions defaults() {
@@ -52,6 +59,15 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
      * or unknown one is an IllegalArgumentException with the usage.
      */
     public static BenchOptions parse(String... argv) {
+        Args a = args(argv);
+        return new BenchOptions(a.stock, a.users, a.attempts, a.connections, Duration.ofSeconds(a.duration), a.out,
+                !a.noCeilings, Duration.ofSeconds(a.ceilingSeconds), a.rounds, a.firstUser, a.floodLevels,
+                Duration.ofSeconds(a.floodSeconds), a.payRatio == null ? -1 : a.payRatio,
+                Duration.ofSeconds(a.payWindow), a.expiryOrders == null ? 0 : a.expiryOrders, a.protection, a.profile,
+                !a.noLargeSale, !a.noLargeSale && !a.noSignIn, a.waitingRoom);
+    }
+
+    private static Args args(String... argv) {
         Args a = new Args();
         CommandLine cli = new CommandLine(a).setOverwrittenOptionsAllowed(true);
         try {
@@ -60,11 +76,36 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         } catch (CommandLine.ParameterException e) {
             throw new IllegalArgumentException(e.getMessage() + "\n" + cli.getUsageMessage(), e);
         }
-        return new BenchOptions(a.stock, a.users, a.attempts, a.connections, Duration.ofSeconds(a.duration), a.out,
-                !a.noCeilings, Duration.ofSeconds(a.ceilingSeconds), a.rounds, a.firstUser, a.floodLevels,
-                Duration.ofSeconds(a.floodSeconds), a.payRatio == null ? -1 : a.payRatio,
-                Duration.ofSeconds(a.payWindow), a.expiryOrders == null ? 0 : a.expiryOrders, a.protection, a.profile,
-                !a.noLargeSale, !a.noLargeSale && !a.noSignIn, a.waitingRoom);
+        return a;
+    }
+
+    /**
+     * What bin/lib/bench.sh needs of a command line, as shell assignments it evaluates (the options are parsed here
+     * only): {@code help}, {@code reuse}, {@code keep}, {@code hot}, {@code hot_seconds}, {@code connections},
+     * {@code out} (empty when not given) and {@code sign_in}; with {@code help} the usage as {@code usage}.
+     */
+    static String shell(String... argv) {
+        Args a = args(argv);
+        boolean outGiven = Arrays.stream(argv).anyMatch(x -> x.equals("--out") || x.startsWith("--out="));
+        return String.join("\n", "help=" + a.help, "reuse=" + a.reuse, "keep=" + a.keep, "hot=" + !a.noHotSale,
+                "hot_seconds=" + a.hotSaleSeconds, "connections=" + a.connections,
+                "out=" + quoted(outGiven ? a.out.toString() : ""), "sign_in=" + (!a.noLargeSale && !a.noSignIn),
+                "usage=" + quoted(a.help ? new CommandLine(new Args()).getUsageMessage() : "")) + "\n";
+    }
+
+    /** A value in single quotes for the shell: each quote inside closed, escaped and reopened. */
+    static String quoted(String v) {
+        return "'" + v.replace("'", "'\\''") + "'";
+    }
+
+    /** {@link #shell}'s lines on stdout, or the error and the usage on stderr and exit 2. */
+    public static void main(String[] argv) {
+        try {
+            System.out.print(shell(argv));
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.exit(2);
+        }
     }
 
     /** Every whole number (each flood level too) must be above 0, the pay ratio from 0 to 1. */

@@ -112,4 +112,17 @@ class BenchOptionsTest {
         assertFalse(BenchOptions.parse("--no-large-sale").signIn(), "it is a run of the large sale");
         assertFalse(BenchOptions.parse().with(50, 3000, 3, 64, Duration.ofSeconds(60), Path.of("x"), false).signIn());
     }
+
+    @Test
+    void theScriptGetsWhatItNeedsFromTheOneParserAsShellAssignments() {
+        String out = BenchOptions.shell("--reuse", "--no-hot-sale", "--hot-sale-seconds", "4", "--connections", "64",
+                "--out", "/tmp/it's here", "--no-large-sale");
+
+        assertEquals(List.of("help=false", "reuse=true", "keep=false", "hot=false", "hot_seconds=4", "connections=64",
+                "out='/tmp/it'\\''s here'", "sign_in=false", "usage=''"), out.lines().toList());
+        assertTrue(BenchOptions.shell().contains("out=''\n"), "no --out: the script picks the run's own directory");
+        assertTrue(BenchOptions.shell("-h").contains("usage='Usage: bin/seckill bench"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.shell("--hot-sale-seconds", "0"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.shell("--bogus"));
+    }
 }
