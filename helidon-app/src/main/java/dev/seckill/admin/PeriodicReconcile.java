@@ -2,6 +2,8 @@ package dev.seckill.admin;
 
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +14,7 @@ import java.time.Duration;
  */
 public final class PeriodicReconcile implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(PeriodicReconcile.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodicReconcile.class);
 
     private final Thread thread;
 
@@ -29,13 +31,13 @@ public final class PeriodicReconcile implements AutoCloseable {
                     for (Sale s : sales.recent(clock.instant())) {
                         Reconciler.Report r = reconciler.reconcile(s, false, grace);
                         if (!r.actions().isEmpty()) {
-                            LOG.log(System.Logger.Level.WARNING, "reconciled sale " + s.id() + ": " + r.actions());
+                            LOG.warn("reconciled sale " + s.id() + ": " + r.actions());
                         }
                     }
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "failed to reconcile: " + e.getMessage());
+                    LOG.warn("failed to reconcile: " + e.getMessage());
                 }
             }
         });

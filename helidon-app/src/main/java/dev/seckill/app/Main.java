@@ -12,6 +12,8 @@ import io.helidon.webserver.observe.spi.Observer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.List;
@@ -20,7 +22,7 @@ import java.util.Map;
 /** Starts the service: config and secrets, clients, routing, server. */
 public final class Main {
 
-    private static final System.Logger LOG = System.getLogger(Main.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
     private Main() {
     }
@@ -62,7 +64,7 @@ public final class Main {
         WebServer server = builder.build().start();
         if (!server.isRunning()) {
             // Helidon logs a failed bind and returns: a service nobody can reach must not linger.
-            LOG.log(System.Logger.Level.ERROR, "failed to start the HTTP server; exiting");
+            LOG.error("failed to start the HTTP server; exiting");
             System.exit(1);
         }
 
@@ -73,7 +75,7 @@ public final class Main {
             redis.shutdown();
             db.close();
         }, "seckill-shutdown"));
-        LOG.log(System.Logger.Level.INFO, "seckill service listening on http://127.0.0.1:" + server.port()
+        LOG.info("seckill service listening on http://127.0.0.1:" + server.port()
                 + " (public /api), admin and observe on port " + server.port(Listeners.ADMIN));
     }
 

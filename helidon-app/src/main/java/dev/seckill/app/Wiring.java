@@ -70,6 +70,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Metrics;
 import org.apache.kafka.clients.admin.Admin;
 import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.time.Clock;
@@ -83,7 +85,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Wiring implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Wiring.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Wiring.class);
 
     private final OrderPublisher publisher;
     private final PeriodicReconcile periodic;
@@ -118,7 +120,7 @@ final class Wiring implements AutoCloseable {
         Authenticator auth = new Authenticator(credentials.tokens(), Metrics.globalRegistry);
         AdminAuth adminAuth = credentials.admin();
         if (!adminAuth.enabled()) {
-            LOG.log(System.Logger.Level.WARNING, "no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");
+            LOG.warn("no admin token configured (SECKILL_ADMIN_TOKEN): admin routes answer 401");
         }
 
         ScriptRunner scripts = new ScriptRunner(redis, RedisClients.commandLimit(settings.redis()));
@@ -196,7 +198,7 @@ final class Wiring implements AutoCloseable {
     private static ExpiryRunner startExpiry(ExpirySettings settings, LapsedOrderRepository orders, SaleStock stock,
                                             Expiry.Reopener reopener) {
         if (!settings.enabled()) {
-            LOG.log(System.Logger.Level.WARNING, "expiry is off on this instance (seckill.expiry.interval-ms = 0)");
+            LOG.warn("expiry is off on this instance (seckill.expiry.interval-ms = 0)");
             return null;
         }
         ExpiryMetrics metrics = new ExpiryMetrics(Metrics.globalRegistry);
@@ -210,7 +212,7 @@ final class Wiring implements AutoCloseable {
      */
     private static AutoCloseable startResender(ResendSettings settings, Resender resender) {
         if (!settings.enabled()) {
-            LOG.log(System.Logger.Level.WARNING, "the resender is off on this instance (seckill.resend.interval-ms = 0)");
+            LOG.warn("the resender is off on this instance (seckill.resend.interval-ms = 0)");
             return () -> { };
         }
         return resender.start(settings.interval());
@@ -233,7 +235,7 @@ final class Wiring implements AutoCloseable {
             return Math.floorMod(redis.getAtomicLong(Keys.nodeSequence()).incrementAndGet(), 1L << OrderIds.NODE_BITS);
         } catch (RuntimeException e) {
             long n = ThreadLocalRandom.current().nextLong(1L << OrderIds.NODE_BITS);
-            LOG.log(System.Logger.Level.WARNING, "failed to draw a node number from Redis, using random " + n + ": " + e.getMessage());
+            LOG.warn("failed to draw a node number from Redis, using random " + n + ": " + e.getMessage());
             return n;
         }
     }
@@ -243,7 +245,7 @@ final class Wiring implements AutoCloseable {
         try {
             resender.close();
         } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to stop the resender: " + e.getMessage());
+            LOG.warn("failed to stop the resender: " + e.getMessage());
         }
         if (periodic != null) {
             periodic.close();

@@ -1,12 +1,15 @@
 package dev.seckill.archive;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 import java.util.List;
 
 /** Runs an archiving pass every interval on one virtual thread; a failed pass is logged and the next one retries. */
 public final class ArchiveRunner implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(ArchiveRunner.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveRunner.class);
 
     private final Thread thread;
 
@@ -21,12 +24,12 @@ public final class ArchiveRunner implements AutoCloseable {
                     Thread.sleep(every);
                     List<Long> archived = archiver.run();
                     if (!archived.isEmpty()) {
-                        LOG.log(System.Logger.Level.DEBUG, "archived sales " + archived);
+                        LOG.debug("archived sales " + archived);
                     }
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "failed to archive settled sales: " + e.getMessage());
+                    LOG.warn("failed to archive settled sales: " + e.getMessage());
                 }
             }
         }));

@@ -5,6 +5,8 @@ import dev.seckill.order.OrderRepository;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleStock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +21,7 @@ import java.util.List;
  */
 public final class Archiver {
 
-    private static final System.Logger LOG = System.getLogger(Archiver.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
     /** Sales read per pass, the earliest ended first. */
     private static final int BATCH = 500;
 
@@ -58,7 +60,7 @@ public final class Archiver {
             return false;
         }
         stock.archive(sale.id(), now, settings.linger());
-        LOG.log(System.Logger.Level.INFO, "archived sale " + sale.id() + " (" + verdict + "): its Redis keys expire in "
+        LOG.info("archived sale " + sale.id() + " (" + verdict + "): its Redis keys expire in "
                 + settings.linger().toSeconds() + " s; its orders are read from the database");
         return true;
     }

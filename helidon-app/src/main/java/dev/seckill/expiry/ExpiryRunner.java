@@ -1,5 +1,8 @@
 package dev.seckill.expiry;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 
 /**
@@ -9,7 +12,7 @@ import java.time.Duration;
  */
 public final class ExpiryRunner implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(ExpiryRunner.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ExpiryRunner.class);
 
     private final Thread thread;
 
@@ -25,18 +28,18 @@ public final class ExpiryRunner implements AutoCloseable {
                     Thread.sleep(every);
                     Expiry.Pass pass = metrics.pass().record(expiry::run);
                     if (failing) {
-                        LOG.log(System.Logger.Level.INFO, "expiry resumed");
+                        LOG.info("expiry resumed");
                         failing = false;
                     }
                     if (pass.expired() > 0) {
-                        LOG.log(System.Logger.Level.DEBUG, () -> "expired " + pass.expired() + " orders: " + pass.releases());
+                        LOG.atDebug().log(() -> "expired " + pass.expired() + " orders: " + pass.releases());
                     }
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
                     metrics.failed();
                     if (!failing) {
-                        LOG.log(System.Logger.Level.WARNING, "failed to expire lapsed orders (retrying every "
+                        LOG.warn("failed to expire lapsed orders (retrying every "
                                 + every.toMillis() + " ms): " + e.getMessage(), e);
                         failing = true;
                     }

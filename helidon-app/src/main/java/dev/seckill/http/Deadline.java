@@ -4,6 +4,8 @@ import dev.seckill.failure.DependencyUnavailable;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +30,7 @@ public final class Deadline {
     /** No budget above this is believed: a minute is past any client's patience. */
     static final long MAX_MILLIS = 60_000;
     private static final Pattern MILLIS = Pattern.compile("[1-9][0-9]{0,5}");
-    private static final System.Logger LOG = System.getLogger(Deadline.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Deadline.class);
 
     /** No deadline: {@link #await} runs the work on the caller's thread. */
     public static final Deadline NONE = new Deadline(0, 0);
@@ -99,7 +101,7 @@ public final class Deadline {
         try {
             return result.get(left, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            result.whenComplete((outcome, failure) -> LOG.log(System.Logger.Level.INFO, () -> what
+            result.whenComplete((outcome, failure) -> LOG.atInfo().log(() -> what
                     + " went past its deadline, then ended: " + (failure == null ? outcome : failure)));
             throw late(what);
         } catch (ExecutionException e) {

@@ -12,6 +12,8 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.apache.kafka.common.KafkaException;
 import org.redisson.client.RedisException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 
@@ -23,7 +25,7 @@ import java.sql.SQLException;
  */
 public final class ErrorHandlers {
 
-    private static final System.Logger LOG = System.getLogger(ErrorHandlers.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorHandlers.class);
     /** Seconds a client should wait after a dependency failure. */
     static final int UNAVAILABLE_RETRY_AFTER = 1;
 
@@ -43,7 +45,7 @@ public final class ErrorHandlers {
     /** Our own message naming the field is safe to show; a cause (a parser's text) is only logged. */
     private static void invalidInput(ServerRequest req, ServerResponse res, InvalidInput e) {
         if (e.getCause() != null) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "request " + RequestIds.of(req) + ": bad " + e.field() + ": "
+            LOG.atDebug().log(() -> "request " + RequestIds.of(req) + ": bad " + e.field() + ": "
                     + causes(e));
         }
         Answers.json(res, Status.BAD_REQUEST_400, Answers.error(req, "BAD_REQUEST", e.getMessage(), "field", e.field()));
@@ -54,7 +56,7 @@ public final class ErrorHandlers {
      * lands here, and the chain of messages says what failed).
      */
     private static void unavailable(ServerRequest req, ServerResponse res, Exception e) {
-        LOG.log(System.Logger.Level.WARNING, () -> "request " + RequestIds.of(req) + ": failed to answer "
+        LOG.atWarn().log(() -> "request " + RequestIds.of(req) + ": failed to answer "
                 + route(req) + ", a dependency is unavailable: " + causes(e));
         res.header(HeaderNames.RETRY_AFTER, Integer.toString(UNAVAILABLE_RETRY_AFTER));
         if (e instanceof OrderKept kept) {
@@ -74,7 +76,7 @@ public final class ErrorHandlers {
             return;
         }
         // Client mistakes and probes: the detail only at DEBUG, so a flood of them cannot flood the log.
-        LOG.log(System.Logger.Level.DEBUG, () -> "request " + RequestIds.of(req) + ": refused " + route(req) + " with "
+        LOG.atDebug().log(() -> "request " + RequestIds.of(req) + ": refused " + route(req) + " with "
                 + status.code() + ": " + e.getMessage());
         Refusal r = switch (status.code()) {
             case 404 -> new Refusal("NOT_FOUND", "no such route");
@@ -97,7 +99,7 @@ public final class ErrorHandlers {
                 return;
             }
         }
-        LOG.log(System.Logger.Level.ERROR, "request " + RequestIds.of(req) + ": failed to answer " + route(req)
+        LOG.error("request " + RequestIds.of(req) + ": failed to answer " + route(req)
                 + ": " + e, e);
         Answers.error(req, res, Status.INTERNAL_SERVER_ERROR_500, "INTERNAL", "unexpected error");
     }

@@ -6,6 +6,8 @@ import com.nimbusds.jose.jwk.JWKMatcher;
 import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.URI;
@@ -26,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class JwksKeys {
 
-    private static final System.Logger LOG = System.getLogger(JwksKeys.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(JwksKeys.class);
     /** A JWKS is a few KiB; a larger answer is not one. */
     private static final int MAX_BYTES = 512 * 1024;
 
@@ -137,7 +139,7 @@ public final class JwksKeys {
             fetched.incrementAndGet();
         } catch (IOException | ParseException | RuntimeException e) {
             failed.incrementAndGet();
-            LOG.log(System.Logger.Level.WARNING, "failed to fetch the JWKS (seckill.jwt.jwks.url); keeping "
+            LOG.warn("failed to fetch the JWKS (seckill.jwt.jwks.url); keeping "
                     + keys.size() + " keys: " + e.getMessage(), e);
         }
     }

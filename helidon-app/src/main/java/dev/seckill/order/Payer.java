@@ -3,6 +3,8 @@ package dev.seckill.order;
 import dev.seckill.payment.Charge;
 import dev.seckill.payment.ChargeRequest;
 import dev.seckill.payment.PaymentProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -14,7 +16,7 @@ import java.util.Optional;
  */
 public final class Payer {
 
-    private static final System.Logger LOG = System.getLogger(Payer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Payer.class);
 
     private final OrderLookup orders;
     private final PaymentStore payments;
@@ -49,7 +51,7 @@ public final class Payer {
     private PayOutcome charge(Order order, String key, String requestId) {
         Charge charge = provider.charge(new ChargeRequest(order.orderId(), order.userId(), order.priceCents(), key));
         if (!(charge instanceof Charge.Approved approved)) {
-            LOG.log(System.Logger.Level.INFO, "payment of order " + order.orderId() + " declined: "
+            LOG.info("payment of order " + order.orderId() + " declined: "
                     + ((Charge.Declined) charge).reason());
             return new PayOutcome.Declined();
         }

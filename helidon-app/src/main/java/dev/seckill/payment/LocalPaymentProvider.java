@@ -1,5 +1,8 @@
 package dev.seckill.payment;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,7 +16,7 @@ import java.util.HexFormat;
 public final class LocalPaymentProvider implements PaymentProvider {
 
     public static final String NAME = "local";
-    private static final System.Logger LOG = System.getLogger(LocalPaymentProvider.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LocalPaymentProvider.class);
 
     @Override
     public String name() {
@@ -27,7 +30,7 @@ public final class LocalPaymentProvider implements PaymentProvider {
 
     @Override
     public void refund(String reference) {
-        LOG.log(System.Logger.Level.DEBUG, () -> "refunded " + reference + " (local provider: nothing was taken)");
+        LOG.atDebug().log(() -> "refunded " + reference + " (local provider: nothing was taken)");
     }
 
     /** The key's first 12 bytes of SHA-256: the reference names the key without repeating what the client sent. */

@@ -2,6 +2,8 @@ package dev.seckill.purchase;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,7 +30,7 @@ public final class EdgeFlags {
     static final Duration TIMEOUT = Duration.ofSeconds(1);
     static final int ATTEMPTS = 3;
     private static final Duration PAUSE = Duration.ofMillis(250);
-    private static final System.Logger LOG = System.getLogger(EdgeFlags.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(EdgeFlags.class);
 
     private final List<String> bases;
     private final HttpClient http;
@@ -70,7 +72,7 @@ public final class EdgeFlags {
     private void failed(String base, long saleId, int attempt, String cause) {
         failures.increment();
         boolean again = attempt < ATTEMPTS;
-        LOG.log(System.Logger.Level.WARNING, "failed to clear the sold-out flag of sale " + saleId + " at " + base
+        LOG.warn("failed to clear the sold-out flag of sale " + saleId + " at " + base
                 + " (attempt " + attempt + " of " + ATTEMPTS + (again ? ", trying again" : "") + "): " + cause);
         if (again) {
             CompletableFuture.delayedExecutor(PAUSE.toMillis() * attempt, TimeUnit.MILLISECONDS)

@@ -11,6 +11,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,7 +25,7 @@ import java.util.concurrent.TimeoutException;
 /** Publishes order events and waits for the broker's acknowledgement before a purchase may answer 202. */
 public final class OrderPublisher implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(OrderPublisher.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(OrderPublisher.class);
 
     private final Producer<String, byte[]> producer;
     private final String topic;
@@ -86,7 +88,7 @@ public final class OrderPublisher implements AutoCloseable {
                 return true;
             } catch (RuntimeException e) {
                 if (System.nanoTime() - deadline >= 0) {
-                    LOG.log(System.Logger.Level.WARNING, "no metadata for topic " + topic + " within " + within
+                    LOG.warn("no metadata for topic " + topic + " within " + within
                             + " at start; the first purchases fetch it: " + e.getMessage());
                     return false;
                 }

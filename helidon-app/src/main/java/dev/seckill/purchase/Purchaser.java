@@ -6,6 +6,8 @@ import dev.seckill.failure.OrderKept;
 import dev.seckill.http.Deadline;
 import dev.seckill.identity.User;
 import dev.seckill.sale.Sale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +21,7 @@ import java.time.Duration;
  */
 public final class Purchaser {
 
-    private static final System.Logger LOG = System.getLogger(Purchaser.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Purchaser.class);
     /**
      * An order younger than this, named by a buyer's second click while the first is still in flight, is left to
      * that first purchase to send (or keep, or note for the resender): sending it twice would cost Kafka for nothing.
@@ -170,12 +172,12 @@ public final class Purchaser {
             boolean kept = ledger.unsent(saleId, userId, orderId, sentAt);
             unsentSales.add(saleId);
             if (!kept) {
-                LOG.log(System.Logger.Level.WARNING, "the failed send of order " + orderId + " (sale " + saleId
+                LOG.warn("the failed send of order " + orderId + " (sale " + saleId
                         + ", user " + userId + ") is not confirmed as held for a resend (no mark, or replicas short)");
             }
             return kept;
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to record the failed send of order " + orderId + " (sale "
+            LOG.warn("failed to record the failed send of order " + orderId + " (sale "
                     + saleId + ", user " + userId + "); the resender records it once Redis answers: " + e.getMessage(), e);
             unsentSales.unrecorded(saleId, userId, orderId);
             return false;
@@ -187,7 +189,7 @@ public final class Purchaser {
         try {
             ledger.sent(saleId, userId, orderId);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to forget the unsent entry of order " + orderId + " (sale "
+            LOG.warn("failed to forget the unsent entry of order " + orderId + " (sale "
                     + saleId + ", user " + userId + "); reconcile drops it: " + e.getMessage(), e);
         }
     }
@@ -202,7 +204,7 @@ public final class Purchaser {
             reopener.unitReturned(saleId, ledger.compensate(saleId, userId, orderId, Long.MAX_VALUE));
         } catch (RuntimeException e) {
             metrics.compensationFailed();
-            LOG.log(System.Logger.Level.WARNING, "failed to give back the unit of order " + orderId + " (sale "
+            LOG.warn("failed to give back the unit of order " + orderId + " (sale "
                     + saleId + ", user " + userId + "); it is kept, and the resender records and sends it once Redis "
                     + "answers: " + e.getMessage(), e);
             unsentSales.unrecorded(saleId, userId, orderId);

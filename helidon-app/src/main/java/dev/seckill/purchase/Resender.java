@@ -3,6 +3,8 @@ package dev.seckill.purchase;
 import dev.seckill.event.OrderEvent;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.sale.Sale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +28,7 @@ import java.util.function.LongFunction;
  */
 public final class Resender {
 
-    private static final System.Logger LOG = System.getLogger(Resender.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Resender.class);
 
     private final UnsentSales sales;
     private final LongFunction<Map<Long, String>> entries;
@@ -89,11 +91,11 @@ public final class Resender {
             try {
                 boolean held = ledger.unsent(u.saleId(), u.userId(), u.orderId(), clock.millis());
                 sales.recorded(u);
-                LOG.log(System.Logger.Level.INFO, "order " + u.orderId() + " (sale " + u.saleId() + ", user "
+                LOG.info("order " + u.orderId() + " (sale " + u.saleId() + ", user "
                         + u.userId() + ") " + (held ? "recorded as unsent: it is sent" : "not confirmed as held (no mark, or "
                         + "its replicas short: then sent once they confirm it)"));
             } catch (DependencyUnavailable e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "the record of order " + u.orderId() + " failed again, next "
+                LOG.atDebug().log(() -> "the record of order " + u.orderId() + " failed again, next "
                         + "pass: " + e.getMessage());
             }
         }
@@ -120,7 +122,7 @@ public final class Resender {
             return true;
         } catch (DependencyUnavailable e) {
             // Still held (or, if only sent.lua failed, in Kafka and resent once more: a duplicate the writer skips).
-            LOG.log(System.Logger.Level.DEBUG, () -> "resend of order " + orderId + " failed, next pass: "
+            LOG.atDebug().log(() -> "resend of order " + orderId + " failed, next pass: "
                     + e.getMessage());
             return false;
         }
@@ -134,12 +136,12 @@ public final class Resender {
                     Thread.sleep(every);
                     int n = resendDue();
                     if (n > 0) {
-                        LOG.log(System.Logger.Level.INFO, "resent " + n + " orders whose earlier send had failed");
+                        LOG.info("resent " + n + " orders whose earlier send had failed");
                     }
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "failed to resend unsent orders: " + e.getMessage());
+                    LOG.warn("failed to resend unsent orders: " + e.getMessage());
                 }
             }
         });

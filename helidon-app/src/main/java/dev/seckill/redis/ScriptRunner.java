@@ -9,6 +9,8 @@ import org.redisson.client.RedisException;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +33,7 @@ import java.util.function.Supplier;
  */
 public final class ScriptRunner {
 
-    private static final System.Logger LOG = System.getLogger(ScriptRunner.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptRunner.class);
 
     private final RedissonClient redis;
     private final RScript script;
@@ -55,7 +57,7 @@ public final class ScriptRunner {
             try {
                 check(s, await(s, script.scriptLoadAsync(s.body())));
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "failed to load " + s.file() + " at start (will load on first use): "
+                LOG.warn("failed to load " + s.file() + " at start (will load on first use): "
                         + e.getMessage());
             }
         }

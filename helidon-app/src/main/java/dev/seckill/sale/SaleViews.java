@@ -1,6 +1,8 @@
 package dev.seckill.sale;
 
 import org.redisson.client.RedisException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -8,7 +10,7 @@ import java.time.Instant;
 /** Builds what clients see of a sale: facts, approximate remaining stock, state, and the server's clock. */
 public final class SaleViews {
 
-    private static final System.Logger LOG = System.getLogger(SaleViews.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(SaleViews.class);
 
     private final RemainingStock stock;
     private final Clock clock;
@@ -33,7 +35,7 @@ public final class SaleViews {
         try {
             return stock.remaining(saleId);
         } catch (RedisException e) {
-            LOG.log(System.Logger.Level.DEBUG, "failed to read remaining stock of sale " + saleId + ": " + e.getMessage());
+            LOG.debug("failed to read remaining stock of sale " + saleId + ": " + e.getMessage());
             return null;
         }
     }

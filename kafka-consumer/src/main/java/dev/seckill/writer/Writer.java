@@ -16,6 +16,8 @@ import dev.seckill.writer.store.OrderBatchWriter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.time.Duration;
@@ -28,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Writer implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Writer.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Writer.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final HikariDataSource db;
@@ -111,11 +113,11 @@ public final class Writer implements AutoCloseable {
         }
         try {
             if (!loop.awaitStop(shutdownTimeout)) {
-                LOG.log(System.Logger.Level.WARNING, "failed to stop the consumer loop within " + shutdownTimeout
+                LOG.warn("failed to stop the consumer loop within " + shutdownTimeout
                         + ": closing the clients under it (its batch is not committed and will be re-read)");
             }
             if (relay != null && !relay.relay().awaitStop(shutdownTimeout)) {
-                LOG.log(System.Logger.Level.WARNING, "failed to stop the outbox relay within " + shutdownTimeout
+                LOG.warn("failed to stop the outbox relay within " + shutdownTimeout
                         + ": closing the clients under it (its batch is not committed and will be published again)");
             }
         } catch (InterruptedException e) {

@@ -9,11 +9,13 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import io.micrometer.core.instrument.Metrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Starts the batch writer (Kafka to MySQL) and its health and metrics endpoints. */
 public final class WriterMain {
 
-    private static final System.Logger LOG = System.getLogger(WriterMain.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(WriterMain.class);
 
     private WriterMain() {
     }
@@ -53,7 +55,7 @@ public final class WriterMain {
             writer.close();
             server.stop();
         }, "writer-shutdown"));
-        LOG.log(System.Logger.Level.INFO, "seckill writer consuming " + settings.kafka().topic() + " as group "
+        LOG.info("seckill writer consuming " + settings.kafka().topic() + " as group "
                 + settings.kafka().groupId() + "; health on http://127.0.0.1:" + server.port() + "/observe/health");
     }
 }

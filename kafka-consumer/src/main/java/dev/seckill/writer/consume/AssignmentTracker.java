@@ -2,6 +2,8 @@ package dev.seckill.writer.consume;
 
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -13,7 +15,7 @@ import java.util.Set;
  */
 final class AssignmentTracker implements ConsumerRebalanceListener {
 
-    private static final System.Logger LOG = System.getLogger(AssignmentTracker.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AssignmentTracker.class);
 
     private volatile Set<TopicPartition> owned = Set.of();
 
@@ -24,7 +26,7 @@ final class AssignmentTracker implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
         if (!partitions.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "partitions revoked: " + partitions);
+            LOG.info("partitions revoked: " + partitions);
         }
         owned = without(partitions);
     }
@@ -32,7 +34,7 @@ final class AssignmentTracker implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         if (!partitions.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "partitions assigned: " + partitions);
+            LOG.info("partitions assigned: " + partitions);
         }
         // Cooperative rebalancing hands over only the new partitions: add them to what we keep.
         Set<TopicPartition> now = new HashSet<>(owned);
@@ -42,7 +44,7 @@ final class AssignmentTracker implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
-        LOG.log(System.Logger.Level.WARNING, "partitions lost (session expired): " + partitions);
+        LOG.warn("partitions lost (session expired): " + partitions);
         owned = without(partitions);
     }
 

@@ -12,6 +12,8 @@ import dev.seckill.writer.observe.OrderLog;
 import dev.seckill.writer.observe.WriterMetrics;
 import dev.seckill.writer.store.OrderStore;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -25,7 +27,7 @@ import java.util.List;
  */
 public final class BatchHandler {
 
-    private static final System.Logger LOG = System.getLogger(BatchHandler.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(BatchHandler.class);
 
     private final OrderStore store;
     private final DeadLetterPublisher deadLetters;
@@ -60,7 +62,7 @@ public final class BatchHandler {
             letters.add(new DeadLetter(sources.get(rejection.index()), rejection.reason(), rejection.detail()));
         }
         for (GuardBreach b : result.breaches()) {
-            LOG.log(System.Logger.Level.ERROR, "INVARIANT BREACH: the DB stock guard of sale " + b.saleId()
+            LOG.error("INVARIANT BREACH: the DB stock guard of sale " + b.saleId()
                     + " refused " + (b.requested() - b.stockLeft()) + " of " + b.requested() + " new orders ("
                     + b.stockLeft() + " units left); they go to the dead-letter topic as STOCK_GUARD."
                     + " Redis and the DB disagree about this sale: check its stats and reconcile it.");
@@ -72,7 +74,7 @@ public final class BatchHandler {
         }
         for (DeadLetter letter : letters) {
             metrics.deadLettered(letter.reason());
-            LOG.log(System.Logger.Level.WARNING, "dead-lettered " + letter.origin().topic() + "-"
+            LOG.warn("dead-lettered " + letter.origin().topic() + "-"
                     + letter.origin().partition() + "@" + letter.origin().offset() + ": " + letter.reason()
                     + " (" + letter.detail() + ")");
         }

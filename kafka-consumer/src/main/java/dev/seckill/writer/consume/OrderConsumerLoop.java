@@ -9,6 +9,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class OrderConsumerLoop implements Runnable {
 
-    private static final System.Logger LOG = System.getLogger(OrderConsumerLoop.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(OrderConsumerLoop.class);
     static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Consumer<byte[], byte[]> consumer;
@@ -82,7 +84,7 @@ public final class OrderConsumerLoop implements Runnable {
             // shutdown() interrupted a blocking call: leave; an uncommitted batch is re-read by the next owner.
         } catch (RuntimeException e) {
             // Fatal (authorization, configuration, a bug): stop consuming. Health turns DOWN, so a restart follows.
-            LOG.log(System.Logger.Level.ERROR, "failed to consume " + topic + ", consumer loop stops: " + e, e);
+            LOG.error("failed to consume " + topic + ", consumer loop stops: " + e, e);
         } finally {
             looping = false;
             close();
@@ -120,7 +122,7 @@ public final class OrderConsumerLoop implements Runnable {
             // Transient (DB down, DLT not acking): commit nothing, give the records back, wait, read them again.
             metrics.retried();
             Duration wait = backoff.next();
-            LOG.log(System.Logger.Level.WARNING, "failed to write a batch of " + records.size()
+            LOG.warn("failed to write a batch of " + records.size()
                     + " records, retrying it in " + wait.toMillis() + " ms: " + e.getMessage(), e);
             rewind(batch);
             pause(wait);
@@ -148,14 +150,14 @@ public final class OrderConsumerLoop implements Runnable {
             try {
                 consumer.commitSync(offsets);
             } catch (KafkaException again) {
-                LOG.log(System.Logger.Level.WARNING, "failed to commit offsets at shutdown; the next owner re-reads"
+                LOG.warn("failed to commit offsets at shutdown; the next owner re-reads"
                         + " the last batch and finds it written: " + again);
             }
         } catch (KafkaException e) {
             // A rebalance or a timeout: the rows are in the DB; a later commit covers them, or the partition's next
             // owner re-reads them and finds them written. Nothing is lost either way.
             owed.putAll(offsets);
-            LOG.log(System.Logger.Level.WARNING, "failed to commit offsets; trying again after the next poll (until then"
+            LOG.warn("failed to commit offsets; trying again after the next poll (until then"
                     + " a restart re-reads them and finds them written): " + e);
         }
     }
@@ -213,7 +215,7 @@ public final class OrderConsumerLoop implements Runnable {
             // Leaving the group now hands our partitions over at once instead of after the session timeout.
             consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "failed to close the consumer: " + e, e);
+            LOG.warn("failed to close the consumer: " + e, e);
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.seckill.writer.relay;
 import dev.seckill.event.OrderStateEvent;
 import dev.seckill.writer.consume.Backoff;
 import dev.seckill.writer.observe.WriterMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OutboxRelay implements Runnable {
 
-    private static final System.Logger LOG = System.getLogger(OutboxRelay.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
 
     /** What one batch did: events published (0 when standing by), and whether more are waiting. */
     record Outcome(boolean standby, int published, boolean more) {
@@ -59,7 +61,7 @@ public final class OutboxRelay implements Runnable {
                 try {
                     Outcome o = relayOnce();
                     if (failing) {
-                        LOG.log(System.Logger.Level.INFO, "order events relayed again");
+                        LOG.info("order events relayed again");
                         failing = false;
                     }
                     backoff.reset();
@@ -68,7 +70,7 @@ public final class OutboxRelay implements Runnable {
                     metrics.relayFailed();
                     wait = backoff.next();
                     if (!failing) {
-                        LOG.log(System.Logger.Level.WARNING, "failed to relay order events (retrying, every "
+                        LOG.warn("failed to relay order events (retrying, every "
                                 + wait.toMillis() + " ms at first; nothing is lost, the events stay in the outbox): "
                                 + e.getMessage(), e);
                         failing = true;
@@ -83,7 +85,7 @@ public final class OutboxRelay implements Runnable {
         } catch (RuntimeException e) {
             // A bug (an outbox row the code cannot read): stop; health turns DOWN so the process is restarted, and
             // the other instances' relays publish meanwhile. The rows stay in the outbox.
-            LOG.log(System.Logger.Level.ERROR, "failed to relay order events, the relay stops: " + e, e);
+            LOG.error("failed to relay order events, the relay stops: " + e, e);
         } finally {
             stopped.countDown();
         }
