@@ -39,8 +39,9 @@ public final class KafkaClients {
         // rather than returning each produce request's few records: at a sale's steady trickle each poll is then one
         // transaction of some hundred orders, and Kafka, the writer and MariaDB pay their per-batch costs over them
         // (the bench's large sale through the edge, two alternating pairs against 16 KiB / 20 ms: writer + Kafka +
-        // MariaDB 138-140 µs of CPU per order against 164-275, units sold/s 1.09-1.35 x; bench/README.md). A lone
-        // order's row waits 100 ms at most; its buyer heard 202 once Kafka had it, before that.
+        // MariaDB 138-140 µs of CPU per order against 164-275, units sold/s 1.09-1.35 x;
+        // bench/results/2026-12-06-writer-fetch.md). A lone order's row waits 100 ms at most; its buyer heard 202
+        // once Kafka had it, before that.
         p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, FETCH_MIN_BYTES);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS);
         // A crashed instance's partitions move to a live one after this (Kafka's default 45 s is a long pause).
