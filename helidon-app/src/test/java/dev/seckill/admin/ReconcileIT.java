@@ -5,6 +5,7 @@ import dev.seckill.identity.TokenSigner;
 import dev.seckill.purchase.OrderIds;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.SaleRows;
@@ -60,13 +61,8 @@ class ReconcileIT {
     }
 
     private long sale(int stock, int payWindowSeconds) {
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"rc-" + System.nanoTime()
-                + "\",\"priceCents\":100,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
-                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"payWindowSeconds\":" + payWindowSeconds + "}",
-                "Authorization", admin());
-        assertEquals(201, r.status(), r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("rc-").priceCents(100).stock(stock)
+                .with("payWindowSeconds", payWindowSeconds).create();
     }
 
     private HttpJson.Response buy(long sale, long user) {

@@ -2,6 +2,7 @@ package dev.seckill.order;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.SaleRows;
@@ -13,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -55,15 +55,8 @@ final class Shoppers {
 
     /** A running sale (started a second ago, lasting an hour) with this stock and payment window. */
     long sale(int stock, int payWindowSeconds) {
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"pay-" + System.nanoTime()
-                        + "\",\"priceCents\":2500,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
-                        + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"payWindowSeconds\":" + payWindowSeconds + "}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        if (r.status() != 201) {
-            throw new AssertionError("failed to create a sale: " + r.status() + " " + r.body());
-        }
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("pay-").priceCents(2500).stock(stock)
+                .with("payWindowSeconds", payWindowSeconds).create();
     }
 
     HttpJson.Response buy(long saleId, long userId) {

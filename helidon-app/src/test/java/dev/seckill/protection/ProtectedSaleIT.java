@@ -2,6 +2,7 @@ package dev.seckill.protection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
@@ -29,13 +30,12 @@ class ProtectedSaleIT {
     private final String api = stack.edgeUrl() + "/api/sales/";
 
     private long sale(String protection, Instant startsAt) {
-        String bits = protection.equals("challenge") ? ",\"challengeBits\":" + BITS : "";
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales",
-                "{\"name\":\"it-" + System.nanoTime() + "\",\"priceCents\":100,\"stock\":5,\"startsAt\":\"" + startsAt
-                        + "\",\"endsAt\":\"" + Instant.now().plusSeconds(3600) + "\",\"protection\":\"" + protection + "\"" + bits + "}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), r.body());
-        return r.json().path("id").asLong();
+        AdminSales.Sale sale = new AdminSales(stack, http).sale("it-").priceCents(100).stock(5).startsAt(startsAt)
+                .endsAt(Instant.now().plusSeconds(3600)).with("protection", protection);
+        if (protection.equals("challenge")) {
+            sale.with("challengeBits", BITS);
+        }
+        return sale.create();
     }
 
     private long running(String protection) {

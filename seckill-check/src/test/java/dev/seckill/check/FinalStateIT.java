@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -39,10 +38,8 @@ class FinalStateIT {
 
     @Test
     void aRunOnTheStackHoldsEveryAnswerAgainstItsFinalState() {
-        Instant now = Instant.now();
         long bought = create(sales.active("chaos-check-", 3), 3);
-        long lapsing = create(sales.create("chaos-check-lapse-", 2, now.minusSeconds(1), now.plusSeconds(3600),
-                ",\"payWindowSeconds\":1"), 2);
+        long lapsing = create(sales.sale("chaos-check-lapse-").stock(2).with("payWindowSeconds", 1).create(), 2);
         // Four shoppers for three units, each clicking twice: three 202s, their 409s, SOLD_OUT for the fourth.
         for (int click = 0; click < 2; click++) {
             for (int u = 0; u < 4; u++) {

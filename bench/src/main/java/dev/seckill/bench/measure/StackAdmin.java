@@ -2,6 +2,7 @@ package dev.seckill.bench.measure;
 
 import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.PrometheusText;
 import dev.seckill.testkit.Stack;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
@@ -57,10 +58,10 @@ public record StackAdmin(Stack stack) {
      */
     public long createSale(String name, int stock, Instant startsAt, Map<String, Object> more)
             throws IOException, InterruptedException {
-        Map<String, Object> sale = new HashMap<>(Map.of("name", name, "priceCents", 100, "stock", stock,
-                "startsAt", startsAt.toString(), "endsAt", startsAt.plus(Duration.ofHours(2)).toString()));
-        sale.putAll(more);
-        return JSON.readTree(admin("POST", "/admin/sales", JSON.writeValueAsString(sale))).path("id").asLong();
+        AdminSales.Sale sale = AdminSales.body(name).priceCents(100).stock(stock).startsAt(startsAt)
+                .endsAt(startsAt.plus(Duration.ofHours(2)));
+        more.forEach(sale::with);
+        return JSON.readTree(admin("POST", "/admin/sales", sale.body().toString())).path("id").asLong();
     }
 
     public SaleStats stats(long saleId) throws IOException, InterruptedException {

@@ -3,6 +3,7 @@ package dev.seckill.chaos.load;
 import dev.seckill.chaos.history.History;
 import dev.seckill.check.Op;
 import dev.seckill.check.OpKind;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.ClusterStack;
 
 import java.time.Instant;
@@ -35,9 +36,9 @@ public final class AdminCalls {
 
     /** A sale selling from now until {@code endsAt}; its id, or -1 when no service created it. */
     public long createSale(String name, int stock, int payWindowSeconds, Instant endsAt) {
-        Instant now = Instant.now();
-        String body = "{\"name\":\"" + name + "\",\"priceCents\":500,\"stock\":" + stock + ",\"startsAt\":\""
-                + now.minusSeconds(1) + "\",\"endsAt\":\"" + endsAt + "\",\"payWindowSeconds\":" + payWindowSeconds + "}";
+        // The body comes from the test kit; the sending stays here (failover between services, the history's record).
+        String body = AdminSales.body(name).priceCents(500).stock(stock).startsAt(Instant.now().minusSeconds(1))
+                .endsAt(endsAt).with("payWindowSeconds", payWindowSeconds).body().toString();
         long id = history.nextId();
         String requestId = runId + "-" + id;
         long start = System.currentTimeMillis();

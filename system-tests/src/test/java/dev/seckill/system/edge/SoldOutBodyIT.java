@@ -2,6 +2,7 @@ package dev.seckill.system.edge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
@@ -107,11 +108,7 @@ class SoldOutBodyIT {
     }
 
     private long sale(int stock, Instant startsAt, Instant endsAt) {
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"sold-out-body-"
-                        + System.nanoTime() + "\",\"priceCents\":100,\"stock\":" + stock + ",\"startsAt\":\""
-                        + startsAt + "\",\"endsAt\":\"" + endsAt + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), "create sale: " + r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("sold-out-body-").priceCents(100).stock(stock).startsAt(startsAt)
+                .endsAt(endsAt).create();
     }
 }

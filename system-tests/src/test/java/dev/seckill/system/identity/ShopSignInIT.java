@@ -9,6 +9,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.sun.net.httpserver.HttpServer;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Jwts;
@@ -176,12 +177,6 @@ class ShopSignInIT {
 
     /** Open now, for an hour, with stock for every buyer of this test. */
     private static long createSale() {
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"shop-sign-in-"
-                        + System.nanoTime() + "\",\"priceCents\":100,\"stock\":100,\"startsAt\":\""
-                        + now.minusSeconds(1) + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), "create sale: " + r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("shop-sign-in-").priceCents(100).stock(100).create();
     }
 }

@@ -42,8 +42,9 @@ class WaitingRoomIT {
     private final AdminSales sales = new AdminSales(stack, http);
     private final TokenSigner signer = new TokenSigner(stack.tokenSecret(), Duration.ofHours(1), Clock.systemUTC());
 
-    private long sale(int stock, Instant startsAt, String room, String more) {
-        return sales.create("line", stock, startsAt, startsAt.plusSeconds(3600), ",\"waitingRoom\":" + room + more);
+    /** A sale of an hour from {@code startsAt}; its waiting room, and any more fields, follow, then create(). */
+    private AdminSales.Sale sale(int stock, Instant startsAt) {
+        return sales.sale("line").stock(stock).startsAt(startsAt).endsAt(startsAt.plusSeconds(3600));
     }
 
     /**
@@ -96,7 +97,7 @@ class WaitingRoomIT {
     @Test
     void aBuyerJoinsWaitsIsAdmittedInTurnAndBuysEveryoneElseIsRefusedAtTheEdge() {
         Instant start = Instant.now().plusSeconds(4);
-        long sale = sale(1, start, "{\"prequeueSeconds\":60,\"admitSeconds\":30}", "");
+        long sale = sale(1, start).waitingRoom(60, 30).create();
         long first = USERS.incrementAndGet();
         long second = USERS.incrementAndGet();
 
@@ -150,8 +151,8 @@ class WaitingRoomIT {
 
     @Test
     void forgedAlteredExpiredAndOtherSalesTicketsAreRefusedByTheEdge() {
-        long sale = sale(5, Instant.now().minusSeconds(1), "{\"prequeueSeconds\":0}", "");
-        long other = sale(5, Instant.now().minusSeconds(1), "{\"prequeueSeconds\":0}", "");
+        long sale = sale(5, Instant.now().minusSeconds(1)).waitingRoom(0).create();
+        long other = sale(5, Instant.now().minusSeconds(1)).waitingRoom(0).create();
         long user = USERS.incrementAndGet();
         String ticket = join(sale, user).json().path("ticket").asText();
         String otherTicket = join(other, user).json().path("ticket").asText();
@@ -179,7 +180,7 @@ class WaitingRoomIT {
 
     @Test
     void pollsOfAWholeLineAreAnsweredByTheEdgeWithoutTheService() {
-        long sale = sale(1, Instant.now().minusSeconds(1), "{\"prequeueSeconds\":0}", "");
+        long sale = sale(1, Instant.now().minusSeconds(1)).waitingRoom(0).create();
         List<String> tickets = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             tickets.add(join(sale, USERS.incrementAndGet()).json().path("ticket").asText());
@@ -206,7 +207,7 @@ class WaitingRoomIT {
     @Test
     void thePrequeueIsShuffledOnceAndLaterBuyersQueueInTheirOrder() {
         Instant start = Instant.now().plusSeconds(8);
-        long sale = sale(1, start, "{\"prequeueSeconds\":60}", "");
+        long sale = sale(1, start).waitingRoom(60).create();
         int n = 120;
         long[] users = new long[n];
         for (int i = 0; i < n; i++) {
@@ -241,8 +242,8 @@ class WaitingRoomIT {
 
     @Test
     void aUnitThatComesBackGoesToTheNextInLineAndPaidOrdersEndTheLine() {
-        long sale = sale(1, Instant.now().minusSeconds(1), "{\"prequeueSeconds\":0,\"admitSeconds\":30}",
-                ",\"payWindowSeconds\":6");
+        long sale = sale(1, Instant.now().minusSeconds(1)).waitingRoom(0, 30)
+                .with("payWindowSeconds", 6).create();
         long a = USERS.incrementAndGet();
         long b = USERS.incrementAndGet();
         long c = USERS.incrementAndGet();

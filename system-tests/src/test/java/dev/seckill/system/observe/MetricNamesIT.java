@@ -1,6 +1,7 @@
 package dev.seckill.system.observe;
 
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.PrometheusText;
@@ -13,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -84,13 +84,7 @@ class MetricNamesIT {
     }
 
     private long createSale() {
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"observe-" + System.nanoTime()
-                + "\",\"priceCents\":999,\"stock\":" + PURCHASES + ",\"startsAt\":\"" + now.minusSeconds(1)
-                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("observe-").priceCents(999).stock(PURCHASES).create();
     }
 
     private int rows(long sale) {

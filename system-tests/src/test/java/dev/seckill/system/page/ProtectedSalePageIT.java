@@ -1,5 +1,6 @@
 package dev.seckill.system.page;
 
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
@@ -135,13 +136,11 @@ class ProtectedSalePageIT {
 
     /** A protected sale of two units, running for ten minutes from {@code startsAt}; bits null for the default. */
     private static long create(String name, Instant startsAt, String protection, Integer bits) {
-        Stack stack = Stack.get();
-        String body = "{\"name\":\"" + name + "\",\"priceCents\":4900,\"stock\":2,\"startsAt\":\"" + startsAt
-                + "\",\"endsAt\":\"" + startsAt.plus(Duration.ofMinutes(10)) + "\",\"protection\":\"" + protection
-                + "\"" + (bits == null ? "" : ",\"challengeBits\":" + bits) + "}";
-        HttpJson.Response r = new HttpJson().post(stack.adminUrl() + "/admin/sales", body,
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), "create sale: " + r.body());
-        return r.json().path("id").asLong();
+        AdminSales.Sale sale = new AdminSales(Stack.get(), new HttpJson()).named(name).priceCents(4900).stock(2)
+                .startsAt(startsAt).endsAt(startsAt.plus(Duration.ofMinutes(10))).with("protection", protection);
+        if (bits != null) {
+            sale.with("challengeBits", bits);
+        }
+        return sale.create();
     }
 }

@@ -51,8 +51,8 @@ class WaitingRoomPageIT {
     void thePreQueueIsDrawnTheFirstTurnLapsesTheNextBuysAndTheShopperBehindEndsOnTheWaitingListThenSoldOut() {
         try (Browser one = new Browser(); Browser two = new Browser(); Browser late = new Browser()) {
             Instant startsAt = Instant.now().plus(LEAD).truncatedTo(ChronoUnit.MILLIS);
-            long saleId = PageSales.createWithLine("Lined-up phone", 19900, 1, startsAt,
-                    startsAt.plus(Duration.ofMinutes(10)), 60, ADMIT_SECONDS, "");
+            long saleId = PageSales.withLine("Lined-up phone", 19900, 1, startsAt,
+                    startsAt.plus(Duration.ofMinutes(10)), 60, ADMIT_SECONDS).create();
             SalePage onePage = signedInPage(one, "wendy-early", saleId);
             SalePage twoPage = signedInPage(two, "walter-early", saleId);
 
@@ -145,8 +145,8 @@ class WaitingRoomPageIT {
             Instant startsAt = Instant.now().plus(Duration.ofSeconds(14)).truncatedTo(ChronoUnit.MILLIS);
             int prequeue = 4;
             Instant opensAt = startsAt.minusSeconds(prequeue);
-            long saleId = PageSales.createWithLine("Opening lamp", 4900, 1, startsAt,
-                    startsAt.plus(Duration.ofMinutes(10)), prequeue, ADMIT_SECONDS, "");
+            long saleId = PageSales.withLine("Opening lamp", 4900, 1, startsAt,
+                    startsAt.plus(Duration.ofMinutes(10)), prequeue, ADMIT_SECONDS).create();
             SalePage page = new SalePage(browser).open(edge, saleId);
 
             // Signed out: the room's rules, and what to do.
@@ -191,8 +191,9 @@ class WaitingRoomPageIT {
     void aChallengeSaleIsSolvedWhileTheShopperWaitsSoTheClickWhenAdmittedBuysAtOnce() {
         try (Browser browser = new Browser()) {
             Instant now = Instant.now();
-            long saleId = PageSales.createWithLine("Guarded queue kettle", 3900, 1, now.minusSeconds(1),
-                    now.plus(Duration.ofMinutes(10)), 60, ADMIT_SECONDS, ",\"protection\":\"challenge\",\"challengeBits\":8");
+            long saleId = PageSales.withLine("Guarded queue kettle", 3900, 1, now.minusSeconds(1),
+                    now.plus(Duration.ofMinutes(10)), 60, ADMIT_SECONDS).with("protection", "challenge")
+                    .with("challengeBits", 8).create();
             // Someone else is first in line (and lets the turn lapse): the page waits behind them.
             HttpJson.Response ahead = join(saleId, "ahead-of-quentin");
             assertEquals("ADMITTED", ahead.code(), ahead.body());

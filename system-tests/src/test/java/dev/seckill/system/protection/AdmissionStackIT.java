@@ -2,6 +2,7 @@ package dev.seckill.system.protection;
 
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.system.edge.EdgeInstance;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import dev.seckill.testkit.Stampede;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -147,11 +147,6 @@ class AdmissionStackIT {
     }
 
     private long createSale() {
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"admission-" + System.nanoTime()
-                        + "\",\"priceCents\":1,\"stock\":1000000,\"startsAt\":\"" + now.minusSeconds(1) + "\",\"endsAt\":\""
-                        + now.plusSeconds(3600) + "\"}", "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("admission-").priceCents(1).stock(1000000).create();
     }
 }

@@ -1,6 +1,7 @@
 package dev.seckill.system.reliability;
 
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
@@ -117,11 +118,8 @@ class OverloadIT {
     }
 
     private long createSale(int stock, Instant startsAt) {
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"overload-" + System.nanoTime()
-                        + "\",\"priceCents\":1,\"stock\":" + stock + ",\"startsAt\":\"" + startsAt + "\",\"endsAt\":\""
-                        + startsAt.plusSeconds(7200) + "\"}", "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("overload-").priceCents(1).stock(stock).startsAt(startsAt)
+                .endsAt(startsAt.plusSeconds(7200)).create();
     }
 
     private long rssKb() throws IOException {

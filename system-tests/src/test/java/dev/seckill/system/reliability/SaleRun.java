@@ -7,6 +7,7 @@ import dev.seckill.check.FinalState;
 import dev.seckill.check.Op;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.ServiceThreads;
@@ -17,7 +18,6 @@ import org.redisson.api.RedissonClient;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -47,15 +47,7 @@ public final class SaleRun {
 
     public SaleRun(Topology topology, int stock, int users, int attemptsPerUser, Duration maxDuration) {
         this.topology = topology;
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(topology.adminUrl() + "/admin/sales", "{\"name\":\"fault-" + System.nanoTime()
-                        + "\",\"priceCents\":500,\"stock\":" + stock + ",\"startsAt\":\"" + now.minusSeconds(1)
-                        + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\"}",
-                "Authorization", HttpJson.bearer(topology.adminToken()));
-        if (r.status() != 201) {
-            throw new AssertionError("failed to create a sale: " + r.body());
-        }
-        saleId = r.json().path("id").asLong();
+        saleId = new AdminSales(topology, http).sale("fault-").priceCents(500).stock(stock).create();
         signer = new TokenSigner(topology.tokenSecret(), Duration.ofHours(2), Clock.systemUTC());
         List<Stampede.User> crowd = new ArrayList<>();
         long first = USERS.getAndAdd(users);

@@ -1,5 +1,6 @@
 package dev.seckill.system.security;
 
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;
@@ -36,11 +37,7 @@ class StackProbeIT {
 
     private long createSale() {
         Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"probes-" + System.nanoTime()
-                        + "\",\"priceCents\":100,\"stock\":5,\"startsAt\":\"" + now.plusSeconds(3600)
-                        + "\",\"endsAt\":\"" + now.plusSeconds(7200) + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), "create sale: " + r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("probes-").priceCents(100).stock(5).startsAt(now.plusSeconds(3600))
+                .endsAt(now.plusSeconds(7200)).create();
     }
 }

@@ -1,6 +1,7 @@
 package dev.seckill.system.trace;
 
 import dev.seckill.identity.TokenSigner;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Await;
 import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
@@ -12,7 +13,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -109,12 +109,6 @@ class TraceIT {
 
     /** An open sale with stock to spare (admin API, the service's internal listener). */
     private long sale() {
-        Instant now = Instant.now();
-        HttpJson.Response r = http.post(stack.adminUrl() + "/admin/sales", "{\"name\":\"trace-" + System.nanoTime()
-                        + "\",\"priceCents\":100,\"stock\":5,\"startsAt\":\"" + now.minusSeconds(1) + "\",\"endsAt\":\""
-                        + now.plusSeconds(3600) + "\"}",
-                "Authorization", HttpJson.bearer(stack.adminToken()));
-        assertEquals(201, r.status(), "create sale: " + r.body());
-        return r.json().path("id").asLong();
+        return new AdminSales(stack, http).sale("trace-").priceCents(100).stock(5).create();
     }
 }
