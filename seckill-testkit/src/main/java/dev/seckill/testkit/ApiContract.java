@@ -103,14 +103,27 @@ public final class ApiContract {
      * @param body   the body as text ("" when none)
      */
     public static void check(String method, String target, int status, Function<String, String> header, String body) {
-        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true")) || status == 0
-                || header.apply(EXEMPT_HEADER) != null) {
-            return;
+        String why = violation(method, target, status, header, body);
+        if (why != null) {
+            throw new AssertionError(why);
         }
-        get().verify(method, target, status, header, body == null ? "" : body);
     }
 
-    void verify(String method, String target, int status, Function<String, String> header, String body) {
+    /**
+     * Why the document does not describe this answer, or null when it does (or when checking is off, the answer is
+     * none, or a test double's): for a tool that records violations rather than failing on the first.
+     */
+    public static String violation(String method, String target, int status, Function<String, String> header,
+                                   String body) {
+        if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true")) || status == 0
+                || header.apply(EXEMPT_HEADER) != null) {
+            return null;
+        }
+        return get().verify(method, target, status, header, body == null ? "" : body);
+    }
+
+    /** Why the document does not describe the answer, or null when it does. */
+    String verify(String method, String target, int status, Function<String, String> header, String body) {
         String path = pathOf(target);
         String what = method + " " + path + " -> " + status;
         JsonNode op = operation(method, path);
@@ -118,8 +131,8 @@ public final class ApiContract {
         JsonNode own = op == null ? null : resolve(op.path("responses").get(key));
         JsonNode any = resolve(doc.path("x-any-request").path("responses").get(key));
         if (own == null && any == null) {
-            fail(what, op == null ? "no operation of the document serves this path and method, and x-any-request has no "
-                    + status : "status " + status + " is not in the operation's responses "
+            return failure(what, op == null ? "no operation of the document serves this path and method, and "
+                    + "x-any-request has no " + status : "status " + status + " is not in the operation's responses "
                     + op.path("responses").propertyNames() + " nor in x-any-request", body);
         }
         String mismatch = own == null ? null : mismatch(method, own, header, body);
@@ -128,9 +141,10 @@ public final class ApiContract {
             // an admin path, whose operation lives on the admin listener).
             String other = any == null ? "x-any-request has no " + status : mismatch(method, any, header, body);
             if (other != null) {
-                fail(what, mismatch != null ? mismatch : other, body);
+                return failure(what, mismatch != null ? mismatch : other, body);
             }
         }
+        return null;
     }
 
     /** Why the answer does not fit the response object, or null when it does. */
@@ -301,10 +315,10 @@ public final class ApiContract {
         return out;
     }
 
-    private static void fail(String what, String why, String body) {
+    private static String failure(String what, String why, String body) {
         String shown = body.length() > 500 ? body.substring(0, 500) + "..." : body;
-        throw new AssertionError("answer not described by the OpenAPI document (" + DOCUMENT + "): " + what + ": "
-                + why + "; body: " + shown);
+        return "answer not described by the OpenAPI document (" + DOCUMENT + "): " + what + ": " + why + "; body: "
+                + shown;
     }
 
     /** A path template of the document and its segments ({@code {name}} matches any one non-empty segment). */
