@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A closed-loop HTTP/1.1 load generator on one NIO selector thread (bench/README.md says why it is kept): keep-alive
+ * A closed-loop HTTP/1.1 load generator on one NIO selector thread (docs/bench-design.md says why it is kept): keep-alive
  * connections, each sending its next request once the previous one is answered. A request whose connection fails or
  * outlasts the timeout is answered {@link Answer#NONE}; one still in flight at the deadline is dropped.
  */

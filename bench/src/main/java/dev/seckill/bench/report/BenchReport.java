@@ -83,10 +83,14 @@ public record BenchReport(Machine machine, Map<String, Object> scenario, List<Ch
         return invariants.stream().allMatch(Check::ok);
     }
 
-    /** Every section's targets in the report's order, then: no sale of the run oversold, duplicated or lost. */
+    /**
+     * Every section's targets, those of {@link #GOALS_FROM} first in its order, then any other section's (the
+     * waiting room's) in the report's order; then: no sale of the run oversold, duplicated or lost.
+     */
     public List<Section.Goal> goals() {
         List<Section.Goal> g = new ArrayList<>(GOALS_FROM.stream().flatMap(k -> sections.stream()
                 .filter(s -> s.key().equals(k))).flatMap(s -> s.goals().stream()).toList());
+        sections.stream().filter(s -> !GOALS_FROM.contains(s.key())).forEach(s -> g.addAll(s.goals()));
         g.add(new Section.Goal("oversold, duplicates, lost orders in every sale of the run",
                 ok() ? "0, 0, 0" : "violations (see the invariants)", "0, 0, 0", ok()));
         return g;
