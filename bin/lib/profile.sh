@@ -14,10 +14,13 @@
 #   redis                   INFO commandstats at start and stop: calls and µs per command over the window
 #   kafka                   the broker's request metrics (Produce and Fetch requests, messages in) at start and
 #                           stop, read by Kafka's own JmxTool over the JVM's local management agent
-# DIR defaults to $RUN/profile; its previous content is removed at the start. DIR/summary.txt collects the text.
+# DIR defaults to $RUN/profile; at the start it must be new, empty or an earlier profile (then it is emptied).
+# DIR/summary.txt collects the text.
 
 PROFILE_USAGE="usage: bin/seckill profile start|stop [DIR]"
 PROFILE_NAME=seckill-profile
+# The file that marks a directory as a profile this command made (and may empty at the next start).
+PROFILE_MARK=.seckill-profile
 
 cmd_profile() {
   local action=${1:-} dir=${2:-$RUN/profile}
@@ -39,8 +42,13 @@ profile_start() {
       pid=$(live_pid "$n") && "$JAVA_HOME/bin/jcmd" "$pid" JFR.stop name=$PROFILE_NAME > /dev/null 2>&1 ;;
     esac
   done
+  # DIR is emptied: only when it is new, empty, or an earlier profile's (its mark), never a directory of other files.
+  if [ -n "$(ls -A "$dir" 2>/dev/null)" ] && [ ! -f "$dir/$PROFILE_MARK" ]; then
+    die "$dir holds other files than a profile: name a new or empty directory"
+  fi
   rm -rf "$dir"
   mkdir -p "$dir"
+  touch "$dir/$PROFILE_MARK"
   for n in "${NODES[@]}"; do
     pid=$(live_pid "$n") || continue
     case $(kind_of "$n") in
