@@ -282,15 +282,10 @@ function standing(r, session, again) {
 /** When to poll next: refreshSeconds (plus a little spread), and just after the draw when it comes sooner. */
 function nextPoll(body) {
   const seconds = Number.isInteger(body.refreshSeconds) && body.refreshSeconds > 0 ? body.refreshSeconds : 2;
-  let ms = S.jitter(seconds * 1000);
-  const draw = S.instant(body.drawAt);
-  if (!isNaN(draw)) {
-    const toDraw = draw - S.clock.now();
-    if (toDraw > 0) {
-      ms = Math.min(ms, toDraw + S.jitter(500));
-    }
-  }
-  return ms;
+  const ms = S.jitter(seconds * 1000);
+  // NaN when the answer names no draw: never above 0.
+  const toDraw = S.instant(body.drawAt) - S.clock.now();
+  return toDraw > 0 ? Math.min(ms, toDraw + S.jitter(500)) : ms;
 }
 
 function setLine(code, body) {
