@@ -88,7 +88,6 @@ cmd_bench() {
     done
     grep -q "set_real_ip_from 127.0.0.1" "$RUN/edge/conf/conf.d/00-tunables.conf" 2>/dev/null \
       || say "warning: this edge ignores X-Forwarded-For from loopback, so the whole crowd shares one per-IP limit (SECKILL_EDGE_TRUSTED_PROXIES=127.0.0.1)"
-    bench_build_module
     if [ "$sign_in" = true ]; then bench_jwks_serve; fi
   else
     bench_isolated_stack
