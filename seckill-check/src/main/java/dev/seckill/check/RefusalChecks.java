@@ -2,6 +2,7 @@ package dev.seckill.check;
 
 import dev.seckill.purchase.OrderIds;
 
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,14 +38,17 @@ final class RefusalChecks {
         sale.orders().forEach(r -> taken.add(r.orderId()));
         ops.purchases().stream().filter(SaleOps::grants).map(Op::orderId).filter(id -> id.matches("\\d{1,19}"))
                 .forEach(id -> taken.add(Long.parseLong(id)));
+        // Both counts up to a moment, by binary search over sorted times: a large sale holds 10^5 answers.
+        long[] mintedAt = taken.stream().mapToLong(id -> OrderIds.createdAt(id).toEpochMilli()).sorted().toArray();
+        long[] undecidedFrom = ops.purchases().stream().filter(o -> !o.answered() || o.status() >= 500)
+                .mapToLong(Op::startMillis).sorted().toArray();
         for (Op op : ops.purchases()) {
             if (op.status() != 410 || !"SOLD_OUT".equals(op.code())) {
                 continue;
             }
             long until = op.endMillis() + CLOCK_SLACK_MS;
-            long minted = taken.stream().filter(id -> OrderIds.createdAt(id).toEpochMilli() <= until).count();
-            long undecided = ops.purchases().stream()
-                    .filter(o -> o.startMillis() <= until && (!o.answered() || o.status() >= 500)).count();
+            long minted = atOrBefore(mintedAt, until);
+            long undecided = atOrBefore(undecidedFrom, until);
             long left = sale.stockTotal() - minted - undecided;
             if (left > 0) {
                 f.violation(SOLD_OUT_WITH_STOCK, sale.saleId(), op.userId(), null, "answered 410 SOLD_OUT while at "
@@ -53,5 +57,17 @@ final class RefusalChecks {
                         + "or not at all", List.of(op));
             }
         }
+    }
+
+    /** How many of the sorted {@code times} are at or before {@code t}. */
+    static int atOrBefore(long[] times, long t) {
+        int i = Arrays.binarySearch(times, t);
+        if (i < 0) {
+            return -i - 1;
+        }
+        while (i + 1 < times.length && times[i + 1] == t) {
+            i++;
+        }
+        return i + 1;
     }
 }
