@@ -49,9 +49,12 @@ public record FloodLevels(Scenario s) {
     private static final Duration OPENING = Duration.ofSeconds(60);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    /** One level; {@code edgeAlerts}: lines of level alert or worse in the edge's error log meanwhile. */
+    /**
+     * One level; {@code edgeAlerts}: lines of level alert or worse in the edge's error log meanwhile; {@code cpu}:
+     * each part's CPU per answer from every connection open to the last answer (the clients are the bench's).
+     */
     public record Level(int connections, int processes, Measured measured, LoadClient.Wire wire, long shortCircuits,
-                 long reachedService, long rechecks, long edgeAlerts, String firstAlert) {
+                 long reachedService, long rechecks, long edgeAlerts, String firstAlert, Sampler.PerUnit cpu) {
 
         public boolean clean() {
             return wire.connected() >= connections && wire.failed() == 0 && measured.count("0") == 0 && edgeAlerts == 0;
@@ -95,6 +98,7 @@ public record FloodLevels(Scenario s) {
             for (Process c : clients) {
                 line(c, READY);
             }
+            long from = s.sampler().open();
             for (Process c : clients) {
                 c.getOutputStream().close();
             }
@@ -102,16 +106,19 @@ public record FloodLevels(Scenario s) {
             for (Process c : clients) {
                 parts.add(Section.JSON.readValue(line(c, PART), Part.class));
             }
+            Measured measured = merge("flood " + connections, parts);
+            // Closed while the clients still live: an exited process's CPU is no longer read.
+            Sampler.PerUnit cpu = s.sampler().close("flood " + connections, from, measured.requests());
             List<String> alerts = edgeLog().stream().skip(logLines)
                     .filter(l -> l.contains("[alert]") || l.contains("[crit]") || l.contains("[emerg]")).toList();
             Map<String, Double> edgeAfter = s.admin().edgeMetrics();
-            return new Level(connections, processes, merge("flood " + connections, parts),
+            return new Level(connections, processes, measured,
                     new LoadClient.Wire(parts.stream().mapToLong(p -> p.wire().connected()).sum(),
                             parts.stream().mapToLong(p -> p.wire().failed()).sum()),
                     StackAdmin.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
                     StackAdmin.delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
                     StackAdmin.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
-                    alerts.isEmpty() ? null : alerts.getFirst());
+                    alerts.isEmpty() ? null : alerts.getFirst(), cpu);
         } finally {
             for (Process c : clients) {
                 c.destroyForcibly().waitFor();
@@ -174,14 +181,14 @@ public record FloodLevels(Scenario s) {
                 + "re-checks, one per interval.", o.floodTime().toSeconds(), PER_PROCESS)
                 .table("connections", "processes", "answers", "req/s", "p50 ms", "p99 ms", "max ms", "answers by kind",
                         "no answer", "failed connections", "edge alerts", "answered by the flag",
-                        "reached the service", "re-checks");
+                        "reached the service", "re-checks", "edge CPU µs per answer");
         for (Level l : levels) {
             Measured m = l.measured();
             s.row(f("%,d", l.connections()), l.processes(), f("%,d", m.requests()), f("**%,.0f**", m.rps()),
                     f("%.1f", m.latency().p50()), f("**%.1f**", m.latency().p99()), f("%.1f", m.latency().max()),
                     m.byKind(), m.count("0"), l.wire().failed(), l.edgeAlerts() == 0 ? "0"
                             : l.edgeAlerts() + ": " + l.firstAlert(), f("%,d", l.shortCircuits()), l.reachedService(),
-                    l.rechecks());
+                    l.rechecks(), f("%.1f", l.cpu().microsPerUnit().getOrDefault("edge", 0.0)));
         }
         levels.stream().filter(l -> l.connections() >= 20_000).reduce((a, b) -> b).ifPresent(l -> s.goal(f("sold-out "
                 + "flood at %,d connections: failed connections, requests without an answer, edge alerts",
