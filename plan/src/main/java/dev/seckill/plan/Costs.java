@@ -176,8 +176,11 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
         List<Flood> floods = new ArrayList<>();
         for (JsonNode level : need(r, source, "floods", "the sold-out flood")) {
             JsonNode us = level.path("cpu").path("microsPerUnit");
-            Map<Node, Double> perAnswer = perUnit(us);
-            perAnswer.merge(Node.CLIENT, us.path("others").asDouble(), Double::sum);
+            // The flood reaches no other part but for a flag re-check an interval: their CPU meanwhile is their own
+            // background, which does not grow with the edge's answers.
+            Map<Node, Double> perAnswer = new EnumMap<>(Node.class);
+            perAnswer.put(Node.EDGE, us.path(Node.EDGE.key).asDouble());
+            perAnswer.put(Node.CLIENT, us.path(Node.CLIENT.key).asDouble() + us.path("others").asDouble());
             if (perAnswer.get(Node.EDGE) <= 0) {
                 throw missing(source, "the sold-out flood's CPU per answer (floods[].cpu, measured since 6 December "
                         + "2026)");
