@@ -84,7 +84,7 @@ class ShortRunReportTest {
 
         BenchReport report = new BenchReport(BenchReport.Machine.now(), Map.of("stock", 50), List.of(), List.of(
                 numbers().section(null, 64), Sampler.memory(samples, T0, END),
-                Sampler.cpuSection(samples, T0, END)));
+                Sampler.cpuSection(samples, T0, END, null)));
         report.write(out, new Charts(new Timeline(attempts()), samples, marks, numbers()));
         for (String png : List.of(BenchReport.THROUGHPUT_PNG, BenchReport.LATENCY_PNG, BenchReport.MEMORY_PNG, BenchReport.CPU_PNG)) {
             BufferedImage image = ImageIO.read(out.resolve(png).toFile());
@@ -123,7 +123,8 @@ class ShortRunReportTest {
     private static FlashSale numbers() {
         List<AnsweredClick> attempts = attempts();
         StackAdmin.SaleStats stats = new StackAdmin.SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
-        FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS);
+        FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS,
+                null);
         return FlashSale.of(r, new Timeline(attempts), 50);
     }
 

@@ -33,11 +33,31 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
                     double answersPerOrder, OneSale oneSale, List<Flood> floods, JsonNode report) {
 
     /**
-     * A sold-out flood level: its connections, answers/s and each node's CPU per answer. Its client processes are
-     * the load client's, whether the sampler counted them as the bench's or as others' (they start and stop around
-     * the window): both go to {@link Node#CLIENT}.
+     * A sold-out flood level: its connections, answers/s, the edge's and the client's CPU per answer (its client
+     * processes count as the bench's or as others', as the sampler saw them start and stop: both are the client's)
+     * and the cores the other parts spent meanwhile, which the flood does not reach: their background.
      */
-    public record Flood(int connections, double rps, Map<Node, Double> perAnswer) {
+    public record Flood(int connections, double rps, Map<Node, Double> perAnswer, double backgroundCores) {
+    }
+
+    /** The window of report.json's {@code cpu} list with each part's cores at rest, before the flash sale. */
+    static final String AT_REST = "at rest, before the flash sale";
+
+    /**
+     * The cores a report's stack spent at rest (every part, the load client and others, idle aside), or 0 when the
+     * report has no such window (runs before 6 December 2026, 20:30).
+     */
+    static double atRest(JsonNode report) {
+        for (JsonNode w : report.path("cpu")) {
+            if (AT_REST.equals(w.path("window").asText())) {
+                double busy = 0;
+                for (Map.Entry<String, JsonNode> c : w.path("cores").properties()) {
+                    busy += "idle".equals(c.getKey()) ? 0 : c.getValue().asDouble();
+                }
+                return busy;
+            }
+        }
+        return 0;
     }
 
     /** The nodes a plan counts, as report.json names their CPU, and the load client. */
@@ -185,8 +205,12 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
                 throw missing(source, "the sold-out flood's CPU per answer (floods[].cpu, measured since 6 December "
                         + "2026)");
             }
-            floods.add(new Flood(level.path("connections").asInt(), level.path("measured").path("rps").asDouble(),
-                    perAnswer));
+            double rps = level.path("measured").path("rps").asDouble();
+            double others = 0;
+            for (Node n : List.of(Node.SERVICE, Node.REDIS, Node.KAFKA, Node.WRITER, Node.DB)) {
+                others += us.path(n.key).asDouble();
+            }
+            floods.add(new Flood(level.path("connections").asInt(), rps, perAnswer, others * rps / 1e6));
         }
         if (floods.isEmpty()) {
             throw missing(source, "a sold-out flood level");

@@ -1,5 +1,6 @@
 package dev.seckill.plan;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seckill.plan.Costs.Node;
 import picocli.CommandLine;
@@ -44,9 +45,9 @@ public final class Plan implements Callable<Integer> {
     double headroom;
     @Option(names = "--node-cores", defaultValue = "8", description = "cores of each node (Redis: one a shard)")
     int nodeCores;
-    @Option(names = "--cluster-report", description = "a bench --cluster run's cluster/report.json: its flash sale "
-            + "predicted from --report's costs")
-    Path clusterReport;
+    @Option(names = "--cluster-run", description = "the --out directory of a bin/seckill bench --cluster run: its "
+            + "cluster's flash sale predicted from its single stack's, at --report's costs")
+    Path clusterRun;
 
     private final PrintStream out;
 
@@ -84,19 +85,19 @@ public final class Plan implements Callable<Integer> {
                 nodeCores);
         Sizing s = Sizing.of(costs, target);
         List<Prediction> checks = new java.util.ArrayList<>(Prediction.single(costs));
-        if (clusterReport != null) {
-            checks.add(Prediction.cluster(costs, new ObjectMapper().readTree(read(clusterReport)),
-                    clusterReport.toString()));
+        if (clusterRun != null) {
+            checks.add(Prediction.cluster(costs, json(clusterRun.resolve("cluster/report.json")),
+                    json(clusterRun.resolve("single/report.json")), clusterRun.toString()));
         }
         print(s, checks);
         return 0;
     }
 
-    private static String read(Path p) {
+    private static JsonNode json(Path p) {
         try {
-            return Files.readString(p);
+            return new ObjectMapper().readTree(Files.readString(p));
         } catch (IOException e) {
-            throw new PlanException("cannot read " + p + ": " + e.getMessage());
+            throw new PlanException("cannot read " + p + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
@@ -133,7 +134,8 @@ public final class Plan implements Callable<Integer> {
                 one.scriptCallsPerSecond(), one.buyersPerCall(), one.recordsPerSecond());
         out.printf("binding limit: %s, %,.0f units/s; the hot sale of %,.0f units sells at %,.0f units/s, in %,.0f s%n",
                 h.binding(), h.bindingUnits(), t.hotSaleUnits(), h.hotUnitsPerSecond(), h.sellOutSeconds());
-        out.printf("%nchecked against the report (its machine, every node sharing its cores):%n");
+        out.printf("%nchecked against the report (its machine, every node sharing its cores; at rest its stack used "
+                + "%.2f cores):%n", Costs.atRest(c.report()));
         for (Prediction p : checks) {
             out.printf("  %-48s predicted %,10.0f  measured %,10.0f  error %+6.1f %%  %s%n", p.what(), p.predicted(),
                     p.measured(), 100 * p.error(), p.close() ? "within 25 %" : "OUTSIDE 25 %");

@@ -26,60 +26,75 @@ public record Prediction(String what, String measuredAs, double predicted, doubl
         return Math.abs(error()) <= 0.25;
     }
 
-    /** The single stack's figures, from the report the costs came from. */
+    /**
+     * The single stack's figures, from the report the costs came from: the cores left for requests are the
+     * machine's less what its stack spends anyway (at rest before the flash sale; during a flood, what the parts it
+     * does not reach spent at the level below).
+     */
     public static List<Prediction> single(Costs c) {
         JsonNode r = c.report();
-        double cpu = c.cores() * 1e6;
         List<Prediction> out = new ArrayList<>();
         JsonNode flash = r.path("flashSale");
         if (flash.has("rps")) {
+            Costs.Flood edge = c.floods().getFirst();
             double requests = flash.path("requests").asDouble();
-            double byEdge = flash.path("edgeShortCircuits").asDouble() + flash.path("edgeRateLimited").asDouble();
-            double accepted = flash.path("accepted").asDouble();
-            Map<Node, Double> edge = c.floods().getFirst().perAnswer();
-            double us = byEdge * sum(edge) + (requests - byEdge) * sum(c.serviceAnswer()) + accepted * sum(c.order());
+            double us = perAnswer(c, flash, edge.perAnswer(), 0, 0);
             out.add(new Prediction(String.format("flash sale, answers/s (edge's answers at %,d connections' cost)",
-                    c.floods().getFirst().connections()), "flashSale.rps", requests * cpu / us,
+                    edge.connections()), "flashSale.rps", (c.cores() - Costs.atRest(r)) * 1e6 / us,
                     flash.path("rps").asDouble()));
         }
         for (int i = 1; i < c.floods().size(); i++) {
             Costs.Flood from = c.floods().get(i - 1);
             Costs.Flood level = c.floods().get(i);
             out.add(new Prediction(String.format("sold-out flood at %,d connections, from %,d's cost, answers/s",
-                    level.connections(), from.connections()), "floods[].measured.rps", cpu / sum(from.perAnswer()),
-                    level.rps()));
+                    level.connections(), from.connections()), "floods[].measured.rps",
+                    (c.cores() - from.backgroundCores()) * 1e6 / sum(from.perAnswer()), level.rps()));
         }
         for (JsonNode run : r.path("largeSale").path("runs")) {
             if ("through the edge".equals(run.path("route").asText())) {
                 double us = c.answersPerOrder() * sum(c.serviceAnswer()) + sum(c.order());
                 out.add(new Prediction("large sale through the edge, units/s", "largeSale.runs[].unitsPerSecond",
-                        cpu / us, run.path("unitsPerSecond").asDouble()));
+                        c.cores() * 1e6 / us, run.path("unitsPerSecond").asDouble()));
             }
         }
         return out;
     }
 
     /**
-     * A cluster run's flash sale (bin/seckill bench --cluster: its cluster/report.json) from the single stack's
-     * costs, with what the cluster adds per request: the load balancer's proxying (the edge's CPU per proxied trivial
-     * request), a Redis replica applying each purchase script's writes, two Kafka followers copying each record.
+     * A {@code bin/seckill bench --cluster} run's cluster flash sale from its single-stack flash sale (the same
+     * scenario, the same run, the same cold start): the single's answers/s x its CPU per answer / the cluster's, each
+     * at the costs of {@code c}, the cluster's adding the load balancer's proxying (the edge's CPU per proxied
+     * trivial request), a Redis replica applying each script's writes and two Kafka followers a record; x the cores
+     * each had beyond its stack at rest.
      */
-    public static Prediction cluster(Costs c, JsonNode cluster, String source) {
+    public static Prediction cluster(Costs c, JsonNode cluster, JsonNode single, String source) {
         JsonNode flash = cluster.path("flashSale");
-        if (!flash.has("rps")) {
-            throw new PlanException(source + " has no flash sale (flashSale): give the cluster/report.json of a "
-                    + "bin/seckill bench --cluster run");
+        JsonNode alone = single.path("flashSale");
+        if (!flash.has("rps") || !alone.has("rps")) {
+            throw new PlanException(source + " has no cluster/report.json and single/report.json with a flash sale "
+                    + "each: give the --out directory of a bin/seckill bench --cluster run");
         }
+        Map<Node, Double> edge = c.floods().getFirst().perAnswer();
+        double lb = c.statusPoll().getOrDefault(Node.EDGE, 0.0);
+        double replica = c.serviceAnswer().getOrDefault(Node.REDIS, 0.0);
+        double followers = (Sizing.REPLICATION - 1) * c.order().getOrDefault(Node.KAFKA, 0.0);
+        double one = perAnswer(c, alone, edge, 0, 0);
+        double many = perAnswer(c, flash, edge, replica, followers) + lb;
+        double cores = c.cores();
+        double room = (cores - Costs.atRest(cluster)) / (cores - Costs.atRest(single));
+        return new Prediction("cluster flash sale, answers/s, from the single stack's in the same run",
+                "cluster/report.json flashSale.rps", alone.path("rps").asDouble() * one / many * room,
+                flash.path("rps").asDouble());
+    }
+
+    /** A flash sale's CPU per answer at these costs, with what each service answer and each order add. */
+    private static double perAnswer(Costs c, JsonNode flash, Map<Node, Double> edge, double perServiceAnswer,
+                                    double perOrder) {
         double requests = flash.path("requests").asDouble();
         double byEdge = flash.path("edgeShortCircuits").asDouble() + flash.path("edgeRateLimited").asDouble();
         double accepted = flash.path("accepted").asDouble();
-        double lb = c.statusPoll().getOrDefault(Node.EDGE, 0.0);
-        double service = sum(c.serviceAnswer()) + c.serviceAnswer().getOrDefault(Node.REDIS, 0.0);
-        double order = sum(c.order()) + (Sizing.REPLICATION - 1) * c.order().getOrDefault(Node.KAFKA, 0.0);
-        double us = requests * lb + byEdge * sum(c.edgeAnswer()) + (requests - byEdge) * service + accepted * order;
-        int cores = cluster.path("machine").path("cores").asInt(c.cores());
-        return new Prediction("cluster flash sale, answers/s", "cluster flashSale.rps", requests * cores * 1e6 / us,
-                flash.path("rps").asDouble());
+        return (byEdge * sum(edge) + (requests - byEdge) * (sum(c.serviceAnswer()) + perServiceAnswer)
+                + accepted * (sum(c.order()) + perOrder)) / requests;
     }
 
     private static double sum(Map<Node, Double> us) {

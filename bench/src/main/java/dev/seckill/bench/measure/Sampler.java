@@ -162,6 +162,10 @@ public final class Sampler implements AutoCloseable {
     /** Per component (and bench, others): cores, and CPU microseconds per unit of work; and the machine's in all. */
     public record PerUnit(String window, long units, double seconds, Map<String, Double> cores,
                    Map<String, Double> microsPerUnit, double machineMicrosPerUnit) {
+
+        public Cpu asCpu() {
+            return new Cpu(window, seconds, cores);
+        }
     }
 
     /** Opens a CPU window on a sample taken now: its start, for {@link #close}. */
@@ -215,9 +219,15 @@ public final class Sampler implements AutoCloseable {
         return cores;
     }
 
-    /** The CPU section: each part's cores over the flash sale (from its start to its end) and the whole bench. */
-    public static Section cpuSection(List<Sample> samples, long saleStart, long saleEnd) {
+    /**
+     * The CPU section: each part's cores over the flash sale (from its start to its end), at rest before it (when
+     * measured), and over the whole bench.
+     */
+    public static Section cpuSection(List<Sample> samples, long saleStart, long saleEnd, Cpu atRest) {
         List<Cpu> cpu = new ArrayList<>(List.of(cpu("flash sale", samples, saleStart, saleEnd)));
+        if (atRest != null) {
+            cpu.add(atRest);
+        }
         if (!samples.isEmpty()) {
             cpu.add(cpu("whole bench", samples, samples.getFirst().nanos(), samples.getLast().nanos()));
         }

@@ -37,18 +37,28 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                  Double edgeShareAfterSellOut, Double drainSeconds, Double drainedAt) {
 
     /** What the run saw, times in System.nanoTime(); {@code drainedAt} -1 if the writer did not catch up in time. */
+    /** {@code atRest}: each part's CPU over {@link #AT_REST} before the crowd, no request in flight. */
     public record Result(long saleId, long t0, long end, List<AnsweredClick> attempts, Map<String, Double> edgeBefore,
-                  Map<String, Double> edgeAfter, StackAdmin.SaleStats finalStats, long drainedAt) {
+                  Map<String, Double> edgeAfter, StackAdmin.SaleStats finalStats, long drainedAt,
+                  Sampler.Cpu atRest) {
 
         public long accepted() {
             return attempts.stream().filter(AnsweredClick::accepted).count();
         }
     }
 
+    public static final Duration AT_REST = Duration.ofSeconds(3);
+    public static final String AT_REST_WINDOW = "at rest, before the flash sale";
+
     /** @param payers the winners' payment behaviour, or null: the orders then wait out the default window */
     public static Result run(Scenario s, PaymentRun.Payers payers) throws Exception {
         BenchOptions o = s.o();
         long sale = s.sale("flash-sale", o.stock(), o.payWindow());
+        // What the stack spends with nothing to do (its timers, the last section's leftovers): a measurement
+        // window, which the capacity plan takes from the machine before the requests' costs (docs/capacity.md).
+        long quiet = s.sampler().open();
+        Thread.sleep(AT_REST.toMillis());
+        Sampler.Cpu atRest = s.sampler().close(AT_REST_WINDOW, quiet, 0).asCpu();
         Map<String, Double> before = s.admin().edgeMetrics();
         s.sampler().watch(sale);
         s.sampler().mark("flash sale");
@@ -73,7 +83,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                     && x.stats().drained(accepted) && x.nanos() >= t0).mapToLong(Sampler.SaleSample::nanos)
                     .findFirst().orElse(Long.MAX_VALUE);
             return new Result(sale, t0, end, attempts, before, after, stats == null ? s.admin().stats(sale) : stats,
-                    Math.min(drained, seen) == Long.MAX_VALUE ? -1 : Math.min(drained, seen));
+                    Math.min(drained, seen) == Long.MAX_VALUE ? -1 : Math.min(drained, seen), atRest);
         } finally {
             s.sampler().watch(-1);
         }
