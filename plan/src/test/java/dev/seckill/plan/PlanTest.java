@@ -75,7 +75,8 @@ class PlanTest {
         Map<Node, Double> order = new EnumMap<>(Map.of(Node.KAFKA, 10.0, Node.WRITER, 10.0, Node.DB, 10.0));
         Map<Node, Double> status = new EnumMap<>(Map.of(Node.EDGE, 10.0, Node.SERVICE, 10.0, Node.DB, 10.0));
         return new Costs("hand", "hand", 2, edge, service, order, status, 2.0,
-                new Costs.OneSale(shard, partition, rows, 20_000, 30, 25_000), List.of(), null);
+                new Costs.OneSale(shard, partition, rows, 20_000, 30, 25_000),
+                List.of(new Costs.Flood(1000, 1, new EnumMap<>(Map.of(Node.EDGE, 1.0)), 0)), null);
     }
 
     @Test
@@ -131,9 +132,27 @@ class PlanTest {
                 "sold-out flood at 20,000 connections, from 5,000's cost, answers/s",
                 "large sale through the edge, units/s"), p.stream().map(Prediction::what).toList());
         p.forEach(x -> assertTrue(x.predicted() > 0 && x.measured() > 0, x.toString()));
+        // The run's stack at rest (every part, the client and others; idle aside) comes off the machine's cores.
+        assertEquals(0.59, Costs.atRest(report()), 1e-9);
         assertEquals(0.5, new Prediction("x", "y", 150, 100).error(), 1e-9);
         assertTrue(new Prediction("x", "y", 125, 100).close());
         assertTrue(!new Prediction("x", "y", 126, 100).close());
+    }
+
+    @Test
+    void predictsTheClusterFromTheSingleStackOfTheSameRunByTheirCostsAndTheCoresLeftAtRest() throws IOException {
+        // Every answer the edge's (1 µs); the cluster adds the load balancer's proxying (10 µs) to each.
+        JsonNode single = JSON.readTree("""
+                {"flashSale": {"rps": 1000, "requests": 100, "edgeShortCircuits": 100, "edgeRateLimited": 0,
+                 "accepted": 0},
+                 "cpu": [{"window": "at rest, before the flash sale", "cores": {"service": 0.1, "idle": 1.9}}]}""");
+        JsonNode cluster = JSON.readTree(single.toString().replace("1000", "500").replace("0.1", "0.5")
+                .replace("1.9", "1.5"));
+        Prediction p = Prediction.cluster(handMade(40_000, 30_000, 20_000), cluster, single, "run");
+        assertEquals(1000 * (1.0 / 11) * (1.5 / 1.9), p.predicted(), 1e-9);
+        assertEquals(500, p.measured(), 1e-9);
+        assertThrows(PlanException.class, () -> Prediction.cluster(handMade(1, 1, 1), cluster,
+                JSON.readTree("{}"), "run"));
     }
 
     @Test
