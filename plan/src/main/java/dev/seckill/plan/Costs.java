@@ -45,7 +45,7 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
 
     /**
      * The cores a report's stack spent at rest (every part, the load client and others, idle aside), or 0 when the
-     * report has no such window (runs before 6 December 2026, 20:30).
+     * report has no such window (a report of an earlier bench).
      */
     static double atRest(JsonNode report) {
         for (JsonNode w : report.path("cpu")) {
