@@ -245,7 +245,7 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
     }
 
     private static PlanException missing(String source, String what) {
-        return new PlanException(source + " has no " + what + ": plan from a default bench run's report "
+        return new PlanException(source + " lacks " + what + ": plan from a default bench run's report "
                 + "(bin/seckill bench)");
     }
 }
