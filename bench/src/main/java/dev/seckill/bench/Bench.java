@@ -116,7 +116,8 @@ public final class Bench {
             Measured shortCircuit = ceilings == null ? null : ceilings.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
             List<Section> sections = Stream.of(numbers.section(shortCircuit == null ? null : shortCircuit.rps(),
                     o.connections()), Sampler.memory(samples, sale.t0(), sale.end()), Sampler.cpuSection(samples,
-                    sale.t0(), sale.end(), sale.atRest()), floods, HotSale.section(hot), ceilings == null ? null : ceilings.section(o),
+                    sale.t0(), sale.end(), sale.atRest()), floods, HotSale.section(hot),
+                    ceilings == null ? null : ceilings.section(o),
                     payments == null ? null : payments.section(), protection,
                     large == null ? null : large.section(), large == null || large.signIn() == null ? null
                             : large.signIn().section(), line)

@@ -106,8 +106,9 @@ public final class Plan implements Callable<Integer> {
         Costs c = s.costs();
         out.printf("Seckill capacity plan%n%n");
         out.printf("report: %s (%s, %d cores)%n", c.source(), c.machine(), c.cores());
-        out.printf("target: %,.0f clicks/s (page loads %.0f %%, waiting-room polls %.0f %%, order-status polls %.0f %%,"
-                        + " purchase clicks %.0f %%), %,.0f units/s over %d sales; nodes of %d cores kept at %.0f %%%n%n",
+        out.printf("target: %,.0f clicks/s (page loads %.0f %%, waiting-room polls %.0f %%, order-status polls "
+                        + "%.0f %%, purchase clicks %.0f %%), %,.0f units/s over %d sales; nodes of %d cores kept at "
+                        + "%.0f %%%n%n",
                 t.clicks(), 100 * t.pageLoads(), 100 * t.linePolls(), 100 * t.statusPolls(),
                 100 * t.purchaseClicks() / t.clicks(), t.unitsPerSecond(), t.sales(), t.nodeCores(),
                 100 * t.headroom());

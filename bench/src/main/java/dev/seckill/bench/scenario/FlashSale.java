@@ -36,8 +36,10 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                  long requestsAfterSellOut, double rpsAfterSellOut, long edgeShortCircuits, long edgeRateLimited,
                  Double edgeShareAfterSellOut, Double drainSeconds, Double drainedAt) {
 
-    /** What the run saw, times in System.nanoTime(); {@code drainedAt} -1 if the writer did not catch up in time. */
-    /** {@code atRest}: each part's CPU over {@link #AT_REST} before the crowd, no request in flight. */
+    /**
+     * What the run saw, times in System.nanoTime(); {@code drainedAt} -1 if the writer did not catch up in time;
+     * {@code atRest}: each part's CPU over {@link #AT_REST} before the crowd, no request in flight.
+     */
     public record Result(long saleId, long t0, long end, List<AnsweredClick> attempts, Map<String, Double> edgeBefore,
                   Map<String, Double> edgeAfter, StackAdmin.SaleStats finalStats, long drainedAt,
                   Sampler.Cpu atRest) {
