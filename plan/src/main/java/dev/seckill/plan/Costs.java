@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * What one default bench run's report.json measured that a plan needs, per kind of click and kind of node, in CPU
@@ -44,20 +46,20 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
     static final String AT_REST = "at rest, before the flash sale";
 
     /**
-     * The cores a report's stack spent at rest (every part, the load client and others, idle aside), or 0 when the
-     * report has no such window (a report of an earlier bench).
+     * The cores a report's stack spent at rest (every part, the load client and others, idle aside), or empty when
+     * the report has no such window (a report of an earlier bench).
      */
-    static double atRest(JsonNode report) {
+    static OptionalDouble atRest(JsonNode report) {
         for (JsonNode w : report.path("cpu")) {
             if (AT_REST.equals(w.path("window").asText())) {
                 double busy = 0;
                 for (Map.Entry<String, JsonNode> c : w.path("cores").properties()) {
                     busy += "idle".equals(c.getKey()) ? 0 : c.getValue().asDouble();
                 }
-                return busy;
+                return OptionalDouble.of(busy);
             }
         }
-        return 0;
+        return OptionalDouble.empty();
     }
 
     /** The nodes a plan counts, as report.json names their CPU, and the load client. */
@@ -92,16 +94,20 @@ public record Costs(String source, String machine, int cores, Map<Node, Double> 
     static final String ROW = "a row written (batch path)";
 
     public static Costs read(Path file) {
-        JsonNode r;
+        return of(file.toString(), json(file));
+    }
+
+    /** A file's JSON, or one line for the person who gave it: unreadable, or not JSON (where, and why). */
+    static JsonNode json(Path file) {
         try {
-            r = JSON.readTree(Files.readString(file));
+            return JSON.readTree(Files.readString(file));
         } catch (JsonProcessingException e) {
             throw new PlanException(file + " is not JSON (line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage() + "): give a bench report.json");
         } catch (IOException e) {
-            throw new PlanException("cannot read the bench report " + file + ": " + e.getMessage());
+            throw new PlanException("cannot read the bench report " + file + ": "
+                    + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
         }
-        return of(file.toString(), r);
     }
 
     static Costs of(String source, JsonNode r) {

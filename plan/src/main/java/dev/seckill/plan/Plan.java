@@ -1,18 +1,16 @@
 package dev.seckill.plan;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seckill.plan.Costs.Node;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
 /**
@@ -73,7 +71,7 @@ public final class Plan implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         if (report == null) {
             throw new PlanException("no bench report: run bin/seckill bench, or give --report FILE");
         }
@@ -86,19 +84,11 @@ public final class Plan implements Callable<Integer> {
         Sizing s = Sizing.of(costs, target);
         List<Prediction> checks = new java.util.ArrayList<>(Prediction.single(costs));
         if (clusterRun != null) {
-            checks.add(Prediction.cluster(costs, json(clusterRun.resolve("cluster/report.json")),
-                    json(clusterRun.resolve("single/report.json")), clusterRun.toString()));
+            checks.add(Prediction.cluster(costs, Costs.json(clusterRun.resolve("cluster/report.json")),
+                    Costs.json(clusterRun.resolve("single/report.json")), clusterRun.toString()));
         }
         print(s, checks);
         return 0;
-    }
-
-    private static JsonNode json(Path p) {
-        try {
-            return new ObjectMapper().readTree(Files.readString(p));
-        } catch (IOException e) {
-            throw new PlanException("cannot read " + p + ": " + e.getMessage().lines().findFirst().orElse(""));
-        }
     }
 
     private void print(Sizing s, List<Prediction> checks) {
@@ -135,10 +125,9 @@ public final class Plan implements Callable<Integer> {
                 one.scriptCallsPerSecond(), one.buyersPerCall(), one.recordsPerSecond());
         out.printf("binding limit: %s, %,.0f units/s; the hot sale of %,.0f units sells at %,.0f units/s, in %,.0f s%n",
                 h.binding(), h.bindingUnits(), t.hotSaleUnits(), h.hotUnitsPerSecond(), h.sellOutSeconds());
-        boolean rest = c.report().path("cpu").findValues("window").stream()
-                .anyMatch(w -> Costs.AT_REST.equals(w.asText()));
-        out.printf("%nchecked against the report (its machine, every node sharing its cores; %s):%n", rest
-                ? String.format("at rest its stack used %.2f cores", Costs.atRest(c.report()))
+        OptionalDouble rest = Costs.atRest(c.report());
+        out.printf("%nchecked against the report (its machine, every node sharing its cores; %s):%n", rest.isPresent()
+                ? String.format("at rest its stack used %.2f cores", rest.getAsDouble())
                 : "it has no window at rest, so nothing is taken off");
         for (Prediction p : checks) {
             out.printf("  %-48s predicted %,10.0f  measured %,10.0f  error %+6.1f %%  %s%n", p.what(), p.predicted(),

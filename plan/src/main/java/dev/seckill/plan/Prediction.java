@@ -40,7 +40,7 @@ public record Prediction(String what, String measuredAs, double predicted, doubl
             double requests = flash.path("requests").asDouble();
             double us = perAnswer(c, flash, edge.perAnswer(), 0, 0);
             out.add(new Prediction(String.format("flash sale, answers/s (edge's answers at %,d connections' cost)",
-                    edge.connections()), "flashSale.rps", (c.cores() - Costs.atRest(r)) * 1e6 / us,
+                    edge.connections()), "flashSale.rps", (c.cores() - Costs.atRest(r).orElse(0)) * 1e6 / us,
                     flash.path("rps").asDouble()));
         }
         for (int i = 1; i < c.floods().size(); i++) {
@@ -81,7 +81,7 @@ public record Prediction(String what, String measuredAs, double predicted, doubl
         double one = perAnswer(c, alone, edge, 0, 0);
         double many = perAnswer(c, flash, edge, replica, followers) + lb;
         double cores = c.cores();
-        double room = (cores - Costs.atRest(cluster)) / (cores - Costs.atRest(single));
+        double room = (cores - Costs.atRest(cluster).orElse(0)) / (cores - Costs.atRest(single).orElse(0));
         return new Prediction("cluster flash sale, answers/s, from the single stack's in the same run",
                 "cluster/report.json flashSale.rps", alone.path("rps").asDouble() * one / many * room,
                 flash.path("rps").asDouble());

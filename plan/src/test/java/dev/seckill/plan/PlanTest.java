@@ -133,7 +133,7 @@ class PlanTest {
                 "large sale through the edge, units/s"), p.stream().map(Prediction::what).toList());
         p.forEach(x -> assertTrue(x.predicted() > 0 && x.measured() > 0, x.toString()));
         // The run's stack at rest (every part, the client and others; idle aside) comes off the machine's cores.
-        assertEquals(0.59, Costs.atRest(report()), 1e-9);
+        assertEquals(0.59, Costs.atRest(report()).orElseThrow(), 1e-9);
         assertEquals(0.5, new Prediction("x", "y", 150, 100).error(), 1e-9);
         assertTrue(new Prediction("x", "y", 125, 100).close());
         assertTrue(!new Prediction("x", "y", 126, 100).close());
