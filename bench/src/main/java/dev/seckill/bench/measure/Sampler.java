@@ -6,7 +6,9 @@ import dev.seckill.testkit.Stack;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +27,7 @@ import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 
 import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.round;
@@ -37,7 +40,7 @@ import static dev.seckill.bench.report.Section.round;
  */
 public final class Sampler implements AutoCloseable {
 
-    public static final String FILE = "pidstat.txt";
+    public static final String FILE = "pidstat.txt.gz";
     public static final List<String> COMPONENTS = List.of("service", "edge", "writer", "redis", "kafka", "db");
     public static final String SHORT_CIRCUITS = "seckill_edge_sold_out_short_circuits_total";
     /** CPU keys besides the components: the bench, every process's, and the machine's whole (busy and idle). */
@@ -73,6 +76,7 @@ public final class Sampler implements AutoCloseable {
     private final Stack stack;
     private final StackAdmin admin;
     private final Process pidstat;
+    private final Thread reader;
     private volatile long watched = -1;
 
     /** Starts pidstat, its report kept in {@code dir}/{@value #FILE}. */
@@ -83,8 +87,9 @@ public final class Sampler implements AutoCloseable {
         // Line-buffered, so that each interval is read as pidstat prints it.
         pidstat = new ProcessBuilder("stdbuf", "-oL", "pidstat", "-u", "-r", "-h", "-H", "-p", "ALL", "1")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        PrintWriter raw = new PrintWriter(Files.newBufferedWriter(dir.resolve(FILE)));
-        Thread.ofPlatform().daemon().name("bench-pidstat").start(() -> read(pidstat.inputReader(), raw));
+        PrintWriter raw = new PrintWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(
+                dir.resolve(FILE))), StandardCharsets.UTF_8));
+        reader = Thread.ofPlatform().daemon().name("bench-pidstat").start(() -> read(pidstat.inputReader(), raw));
         timer.scheduleAtFixedRate(this::poll, 0, WATCHING, TimeUnit.NANOSECONDS);
     }
 
@@ -124,10 +129,7 @@ public final class Sampler implements AutoCloseable {
     /** Reads pidstat's report as it comes, an interval at a time, into samples; and keeps it in {@code raw}. */
     private void read(BufferedReader in, PrintWriter raw) {
         try (raw) {
-            read(in, raw::println, interval -> {
-                add(System.nanoTime(), interval);
-                raw.flush();
-            });
+            read(in, raw::println, interval -> add(System.nanoTime(), interval));
         } catch (IOException | RuntimeException e) {
             System.err.println("bench: reading pidstat failed: " + e);
         }
@@ -367,9 +369,11 @@ public final class Sampler implements AutoCloseable {
                 + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 
+    /** Stops pidstat and polling; its report is complete once this returns (or after 10 s). */
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         timer.shutdownNow();
         pidstat.destroy();
+        reader.join(Duration.ofSeconds(10));
     }
 }
