@@ -373,7 +373,8 @@ public final class Sampler implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         timer.shutdownNow();
-        pidstat.destroy();
+        // By its handle: Process.destroy() would also close the stream the reader is at; this one ends it.
+        pidstat.toHandle().destroy();
         reader.join(Duration.ofSeconds(10));
     }
 }
