@@ -202,13 +202,13 @@ local function line_answer(id, s, ticket)
                                       ticket = ticket })
     elseif code == waiting.WAITLIST then
         return reply.json(reply.OK, { code = code, saleId = json.id(id), position = s.position, ahead = s.ahead,
-                                      returning = s.returning, returnBy = iso(s.return_by),
+                                      returning = s.returning, returnBy = s.return_by,
                                       refreshSeconds = s.refresh, approximate = s.approximate, ticket = ticket })
     end
     return reply.json(reply.OK, { code = code, saleId = json.id(id), position = nullable(s.position),
                                   ahead = nullable(s.ahead), etaSeconds = nullable(s.eta),
                                   refreshSeconds = s.refresh, approximate = s.approximate, ticket = ticket,
-                                  drawAt = s.draw_ms and iso(s.draw_ms) or nil })
+                                  drawAt = s.draw_at })
 end
 
 -- The line's progress for a request of sale id, or the answer the service gave instead (no such sale, no line).

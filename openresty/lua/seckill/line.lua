@@ -204,7 +204,7 @@ end
 
 -- Where the holder of ticket t stands at now (ms): { code, ... } with the fields of the answer (Standing.java). The
 -- figures that do not depend on the ticket are the service's, from the progress as they are: rate (of the ETA),
--- returnBy, maxRefreshSeconds.
+-- maxRefreshSeconds, and the instants drawAt and returnBy as the service writes them.
 function _M.standing(p, t, now)
     if now >= p.endsAt then
         return { code = _M.ENDED }
@@ -224,7 +224,7 @@ function _M.standing(p, t, now)
     end
     if not p.drawn then
         local to_draw = math_max(0, math_floor(p.startsAt / 1000) - math_floor(now / 1000))
-        return { code = _M.IN_LINE, refresh = clamp(to_draw / 10, MAX_PREQUEUE_REFRESH), draw_ms = p.startsAt,
+        return { code = _M.IN_LINE, refresh = clamp(to_draw / 10, MAX_PREQUEUE_REFRESH), draw_at = p.drawAt,
                  approximate = t.prequeue }
     end
     local pos = position(p, t)

@@ -119,15 +119,16 @@ public final class LineService implements HttpService {
         LineProgress p = lines.progress(s);
         WaitingRoom room = s.waitingRoom();
         // Numbers and booleans, and each step as [ms, admitted, cut]: the edge decodes it with cjson. The figures
-        // that do not depend on a ticket are Standing's own (rate, returnBy, maxRefreshSeconds): the edge uses them
-        // as they are (docs/waiting-room.md, "One standing").
+        // that do not depend on a ticket are Standing's own, and the instants the answers show are written here
+        // (drawAt, returnBy): the edge uses them as they are (docs/waiting-room.md, "One standing").
         List<List<Long>> steps = p.steps().stream().map(st -> List.of(st.ms(), st.admitted(), st.cut())).toList();
         Answers.json(res, Status.OK_200, Answers.body("saleId", s.id(), "at", p.at(),
                 "startsAt", s.startsAt().toEpochMilli(), "endsAt", s.endsAt().toEpochMilli(),
                 "admitMs", room.admission().toMillis(), "drawn", p.drawn(), "prequeue", p.prequeue(),
                 "joinedAfter", p.joinedAfter(), "admitted", p.admitted(), "cut", p.cut(),
                 "remaining", p.remaining(), "mayReturn", p.mayReturn(), "soldOutAt", p.soldOutAt(),
-                "returnBy", Standing.returnBy(s, p).toEpochMilli(), "rate", Standing.rate(room, p),
+                "drawAt", s.startsAt().toString(), "returnBy", Standing.returnBy(s, p).toString(),
+                "rate", Standing.rate(room, p),
                 "maxRefreshSeconds", Standing.maxRefresh(room), "refreshMs", lines.settings().interval().toMillis(),
                 "steps", steps));
     }
