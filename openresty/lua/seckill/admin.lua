@@ -28,8 +28,14 @@ local ipairs = ipairs
 
 local _M = {}
 
-local function send(status, body)
-    return reply.send(status, json.encode(body))
+-- The answers' fields in order.
+local FLAG_FIELDS = { "saleId", "soldOut", "code", "held", "ttlSeconds" }
+local LISTED_FIELDS = { "type", "saleId", "code", "held", "ttlSeconds" }
+local LIST_FIELDS = { "defaultTtlSeconds", "flags" }
+local CLEARED_FIELDS = { "saleId", "soldOut", "cleared" }
+
+local function send(status, keys, body)
+    return reply.send(status, json.object(keys, body))
 end
 
 -- Longest TTL an operator may set: a flag must never outlive a forgotten restock by more than a day.
@@ -64,9 +70,9 @@ local TYPES = { [sale_flags.SOLD_OUT] = "sold-out", [sale_flags.SALE_ENDED] = "e
 local function list(flags)
     local items = {}
     for _, f in ipairs(flags:list(MAX_LISTED)) do
-        items[#items + 1] = flag_fields({ type = TYPES[f.code], saleId = json.id(f.id) }, f)
+        items[#items + 1] = json.object(LISTED_FIELDS, flag_fields({ type = TYPES[f.code], saleId = json.id(f.id) }, f))
     end
-    return send(reply.OK, { defaultTtlSeconds = flags.default_ttl, flags = #items > 0 and items or json.EMPTY_ARRAY })
+    return send(reply.OK, LIST_FIELDS, { defaultTtlSeconds = flags.default_ttl, flags = json.raw(json.array(items)) })
 end
 
 -- The TTL asked for (nil: the default), or nil and the name of the error answer.
@@ -84,7 +90,7 @@ end
 
 local function one(flags, counters, id, method)
     if method == "GET" then
-        return send(reply.OK, flag_json(id, flags:state(id)))
+        return send(reply.OK, FLAG_FIELDS, flag_json(id, flags:state(id)))
     end
     if method == "PUT" then
         local ttl, refusal = requested_ttl()
@@ -97,14 +103,15 @@ local function one(flags, counters, id, method)
             return reply.error("flag_unavailable")
         end
         counters:incr(metrics.label(metrics.FLAGS_SET, "source", "admin"))
-        return send(reply.OK, flag_json(id, flags:state(id)))
+        return send(reply.OK, FLAG_FIELDS, flag_json(id, flags:state(id)))
     end
     if method == "DELETE" then
         local was = flags:clear(id)
         if was then
             counters:incr(metrics.FLAGS_CLEARED)
         end
-        return send(reply.OK, { saleId = json.id(id), soldOut = false, cleared = was and true or false })
+        return send(reply.OK, CLEARED_FIELDS,
+            { saleId = json.id(id), soldOut = false, cleared = was and true or false })
     end
     return reply.method_not_allowed("GET, PUT, DELETE")
 end

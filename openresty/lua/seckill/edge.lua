@@ -178,12 +178,21 @@ local function send_json(status, body)
     return reply.send(status, body)
 end
 
+-- The fields of each answer written here, in the contract's order (docs/waiting-room.md).
+local LAPSED_FIELDS = { "code", "saleId", "message" }
+local ADMITTED_FIELDS = { "code", "saleId", "admittedUntil", "ticket" }
+local WAITLIST_FIELDS = { "code", "saleId", "position", "ahead", "returning", "returnBy", "refreshSeconds",
+                          "approximate", "ticket" }
+local IN_LINE_FIELDS = { "code", "saleId", "position", "ahead", "etaSeconds", "refreshSeconds", "approximate",
+                         "ticket", "drawAt" }
+local NOT_ADMITTED_FIELDS = { "code", "saleId", "position", "ahead", "retryAfter", "message" }
+
 -- An answer of the shared table (messages/answers.json) with fields of its own.
-local function shared_answer(name, fields)
+local function shared_answer(name, keys, fields)
     local status, code, message = errors.get(name)
     fields.code = code
     fields.message = message
-    return reply.json(status, fields)
+    return reply.json(status, keys, fields)
 end
 
 -- A poll's answer, field by field as the service's LineService writes it.
@@ -196,19 +205,20 @@ local function line_answer(id, s, ticket)
     elseif code == waiting.ENDED then
         return send_json(reply.GONE, sale_flags.body(sale_flags.SALE_ENDED, id))
     elseif code == waiting.LAPSED then
-        return shared_answer(errors.ADMISSION_LAPSED, { saleId = json.id(id) })
+        return shared_answer(errors.ADMISSION_LAPSED, LAPSED_FIELDS, { saleId = json.id(id) })
     elseif code == waiting.ADMITTED then
-        return reply.json(reply.OK, { code = code, saleId = json.id(id), admittedUntil = iso(s.until_ms),
-                                      ticket = ticket })
+        return reply.json(reply.OK, ADMITTED_FIELDS, { code = code, saleId = json.id(id),
+                                                       admittedUntil = iso(s.until_ms), ticket = ticket })
     elseif code == waiting.WAITLIST then
-        return reply.json(reply.OK, { code = code, saleId = json.id(id), position = s.position, ahead = s.ahead,
-                                      returning = s.returning, returnBy = s.return_by,
-                                      refreshSeconds = s.refresh, approximate = s.approximate, ticket = ticket })
+        return reply.json(reply.OK, WAITLIST_FIELDS, { code = code, saleId = json.id(id), position = s.position,
+                                                       ahead = s.ahead, returning = s.returning,
+                                                       returnBy = s.return_by, refreshSeconds = s.refresh,
+                                                       approximate = s.approximate, ticket = ticket })
     end
-    return reply.json(reply.OK, { code = code, saleId = json.id(id), position = nullable(s.position),
-                                  ahead = nullable(s.ahead), etaSeconds = nullable(s.eta),
-                                  refreshSeconds = s.refresh, approximate = s.approximate, ticket = ticket,
-                                  drawAt = s.draw_at })
+    return reply.json(reply.OK, IN_LINE_FIELDS, { code = code, saleId = json.id(id), position = nullable(s.position),
+                                                  ahead = nullable(s.ahead), etaSeconds = nullable(s.eta),
+                                                  refreshSeconds = s.refresh, approximate = s.approximate,
+                                                  ticket = ticket, drawAt = s.draw_at })
 end
 
 -- The line's progress for a request of sale id, or the answer the service gave instead (no such sale, no line).
@@ -246,8 +256,8 @@ end
 local function not_admitted(id, position, ahead, retry)
     counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", "NOT_ADMITTED"))
     ngx.header[reply.RETRY_AFTER] = retry
-    return shared_answer(errors.NOT_ADMITTED, { saleId = json.id(id), position = nullable(position),
-                                                ahead = nullable(ahead), retryAfter = retry })
+    return shared_answer(errors.NOT_ADMITTED, NOT_ADMITTED_FIELDS,
+        { saleId = json.id(id), position = nullable(position), ahead = nullable(ahead), retryAfter = retry })
 end
 
 -- Purchase, end of the rewrite phase: a sale with a line lets through only an admitted ticket of its own (the

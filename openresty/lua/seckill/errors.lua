@@ -90,6 +90,9 @@ function _M.get(name)
     return a.status, a.code, a.message
 end
 
+-- An error body's fields in order; fields: more of them (only retryAfter).
+local FIELDS = { "code", "message", "retryAfter", "requestId" }
+
 -- status, body (JSON) and Retry-After (nil: none) of the named answer, with the request id the service also got.
 -- fields: more fields of the answer (a table), or nil.
 function _M.answer(name, request_id, fields)
@@ -100,7 +103,7 @@ function _M.answer(name, request_id, fields)
             body[k] = v
         end
     end
-    return a.status, json.encode(body), a.retryAfter and tostring(a.retryAfter)
+    return a.status, json.object(FIELDS, body), a.retryAfter and tostring(a.retryAfter)
 end
 
 return _M

@@ -44,6 +44,7 @@ local MAX_ID_DIGITS = 19
 -- the real stack. Each worker keeps the bodies it wrote (the flag answer is the edge's cheapest path), at most
 -- MAX_BODIES of them.
 local ANSWER = { [_M.SOLD_OUT] = errors.SOLD_OUT, [_M.SALE_ENDED] = errors.SALE_ENDED }
+local FIELDS = { [_M.SOLD_OUT] = { "code", "message", "saleId" }, [_M.SALE_ENDED] = { "code", "saleId", "message" } }
 local MAX_BODIES = 1024
 local bodies, body_count = {}, 0
 
@@ -71,7 +72,7 @@ function _M.body(code, id)
         return body
     end
     local _, answer_code, message = errors.get(ANSWER[code])
-    body = json.encode({ code = answer_code, message = message, saleId = json.id(id) })
+    body = json.object(FIELDS[code], { code = answer_code, message = message, saleId = json.id(id) })
     if body_count >= MAX_BODIES then
         bodies, body_count = {}, 0
     end

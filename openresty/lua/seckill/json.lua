@@ -5,7 +5,9 @@
 --   * ids (json.id): a sale id is a JSON number of up to 19 digits (docs/contract.md), but a Lua number holds 2^53
 --     exactly and cjson prints 14 significant digits; the edge keeps ids as the digit strings of the path and writes
 --     those digits. (Order ids are JSON strings by contract, so they need nothing.)
---   * the empty array (json.EMPTY_ARRAY): cjson writes an empty table as {} (2.1.0 has no empty_array).
+-- And one thing no cjson writes: fields in a set order. The contract lists each answer's fields in order (the
+-- service writes them so), so json.object writes an object field by field in the order given, each key and value
+-- encoded by cjson.
 -- A marker is a string starting with \1, which cjson escapes as \u0001; nothing else the edge writes holds \1 (its
 -- strings are fixed messages, codes, and request ids and tickets of checked characters).
 local cjson = require("cjson.safe").new()
@@ -15,6 +17,9 @@ local str_gsub = string.gsub
 local str_match = string.match
 local tostring = tostring
 local error = error
+local concat = table.concat
+local setmetatable = setmetatable
+local getmetatable = getmetatable
 
 local _M = {
     null = cjson.null,
@@ -31,8 +36,6 @@ function _M.id(digits)
     return MARK .. digits
 end
 
-_M.EMPTY_ARRAY = MARK .. "[]"
-
 -- The JSON text of value (a table), or nil and an error.
 function _M.encode(value)
     local text, err = cjson.encode(value)
@@ -41,9 +44,40 @@ function _M.encode(value)
     end
     if str_find(text, "\\u0001", 1, true) then
         text = str_gsub(text, '"\\u0001(%d+)"', "%1")
-        text = str_gsub(text, '"\\u0001%[%]"', "[]")
     end
     return text
+end
+
+local RAW = {}
+
+-- A value already encoded (by json.object or json.encode), to put in an object as it is.
+function _M.raw(text)
+    return setmetatable({ text }, RAW)
+end
+
+local function value(v)
+    if getmetatable(v) == RAW then
+        return v[1]
+    end
+    return _M.encode(v)
+end
+
+-- The JSON text of an object of t's fields in the order of keys (a field whose value is nil is left out).
+function _M.object(keys, t)
+    local parts = {}
+    for i = 1, #keys do
+        local k = keys[i]
+        local v = t[k]
+        if v ~= nil then
+            parts[#parts + 1] = cjson.encode(k) .. ":" .. value(v)
+        end
+    end
+    return "{" .. concat(parts, ",") .. "}"
+end
+
+-- The JSON text of an array of values already encoded (json.object's).
+function _M.array(texts)
+    return "[" .. concat(texts, ",") .. "]"
 end
 
 -- The value of a JSON text, or nil and an error.

@@ -52,11 +52,12 @@ function _M.error(name, fields)
     return _M.send(status, body)
 end
 
--- Sends a JSON answer the edge writes itself: status and body (a table, seckill.json), marked as the edge's.
-function _M.json(status, body)
+-- Sends a JSON answer the edge writes itself, marked as the edge's: status, and the body's fields (a table) in the
+-- order of keys (seckill.json).
+function _M.json(status, keys, fields)
     header.content_type = JSON
     header[_M.ANSWERED_BY] = "edge"
-    return _M.send(status, json.encode(body))
+    return _M.send(status, json.object(keys, fields))
 end
 
 function _M.method_not_allowed(allow)
