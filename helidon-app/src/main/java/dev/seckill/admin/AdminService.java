@@ -1,6 +1,7 @@
 package dev.seckill.admin;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.SharedAnswer;
 import dev.seckill.http.Ids;
 import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.JsonBody;
@@ -108,7 +109,7 @@ public final class AdminService implements HttpService {
         Optional<Sale> sale = Ids.param(req, "id").stream().boxed()
                 .flatMap(id -> catalog.find(id).stream()).findFirst();
         if (sale.isEmpty()) {
-            Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+            Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND);
         }
         return sale;
     }

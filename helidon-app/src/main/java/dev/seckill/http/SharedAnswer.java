@@ -25,6 +25,7 @@ public record SharedAnswer(Status status, String code, String message, int retry
     public static final SharedAnswer TOO_LARGE = of("too_large");
     public static final SharedAnswer BAD_REQUEST = of("bad_request");
     public static final SharedAnswer SALE_NOT_FOUND = of("sale_not_found");
+    public static final SharedAnswer ORDER_NOT_FOUND = of("order_not_found");
     public static final SharedAnswer TICKET_INVALID = of("ticket_invalid");
     public static final SharedAnswer TICKET_EXPIRED = of("ticket_expired");
     public static final SharedAnswer NOT_ADMITTED = of("not_admitted");

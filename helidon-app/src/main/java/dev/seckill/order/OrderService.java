@@ -1,6 +1,7 @@
 package dev.seckill.order;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.SharedAnswer;
 import dev.seckill.http.Deadline;
 import dev.seckill.http.Ids;
 import dev.seckill.http.RequestIds;
@@ -136,11 +137,11 @@ public final class OrderService implements HttpService {
     }
 
     private static void orderNotFound(ServerRequest req, ServerResponse res) {
-        Answers.error(req, res, Status.NOT_FOUND_404, "ORDER_NOT_FOUND", "no such order");
+        Answers.error(req, res, SharedAnswer.ORDER_NOT_FOUND);
     }
 
     private static void saleNotFound(ServerRequest req, ServerResponse res) {
-        Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+        Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND);
     }
 
     /**

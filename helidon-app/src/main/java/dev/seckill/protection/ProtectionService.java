@@ -3,6 +3,7 @@ package dev.seckill.protection;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.Answers;
+import dev.seckill.http.SharedAnswer;
 import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
 import dev.seckill.identity.Authenticator;
@@ -105,7 +106,7 @@ public final class ProtectionService implements HttpService {
             case GateOutcome.PathIssued p -> Answers.json(res, Status.OK_200, Answers.body(
                     "path", p.path().path(), "expiresAt", p.path().expiresAt().toString()));
             case GateOutcome.SaleNotFound n ->
-                    Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+                    Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND);
             case GateOutcome.Unauthenticated u -> Answers.unauthenticated(req, res, u.reason());
             case GateOutcome.NotProtected n -> Answers.error(req, res, Status.CONFLICT_409, n.code(),
                     n.code().equals("NO_CHALLENGE") ? "this sale has no challenge"
@@ -116,7 +117,7 @@ public final class ProtectionService implements HttpService {
                 Answers.json(res, Status.CONFLICT_409, Answers.error(req, "NOT_STARTED", "the sale has not started",
                         "startsAt", n.startsAt().toString(), "retryAfter", seconds));
             }
-            case GateOutcome.SaleEnded e -> Answers.error(req, res, Status.GONE_410, "SALE_ENDED", "the sale is over");
+            case GateOutcome.SaleEnded e -> Answers.error(req, res, SharedAnswer.SALE_ENDED);
             case GateOutcome.ChallengeFailed f -> Answers.error(req, res, Status.BAD_REQUEST_400, "CHALLENGE_FAILED",
                     "that is not a solution of a challenge issued to you for this sale");
             case GateOutcome.ChallengeUsed u -> Answers.error(req, res, Status.CONFLICT_409, "CHALLENGE_USED",

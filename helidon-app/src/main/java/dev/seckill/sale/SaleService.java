@@ -1,6 +1,7 @@
 package dev.seckill.sale;
 
 import dev.seckill.http.Answers;
+import dev.seckill.http.SharedAnswer;
 import dev.seckill.http.Ids;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -45,6 +46,6 @@ public final class SaleService implements HttpService {
                 .flatMap(id -> catalog.find(id).stream()).findFirst();
         sale.ifPresentOrElse(
                 s -> Answers.json(res, Status.OK_200, views.view(s)),
-                () -> Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale"));
+                () -> Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND));
     }
 }
