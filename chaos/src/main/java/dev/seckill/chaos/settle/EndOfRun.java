@@ -3,12 +3,14 @@ package dev.seckill.chaos.settle;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.chaos.load.AdminCalls;
 import dev.seckill.chaos.load.RunSale;
+import dev.seckill.testkit.Await;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -54,10 +56,10 @@ public final class EndOfRun {
             JsonNode[] last = new JsonNode[1];
             boolean ok = await(RECONCILED, () -> {
                 AdminCalls.Reply r = admin.reconcile(id);
-                last[0] = r.answer().body();
+                last[0] = r.answer().json();
                 String code = r.answer().code();
                 return r.answer().status() == 200 && ("ARCHIVED".equals(code)
-                        || "RECONCILED".equals(code) && r.answer().body().path("pendingBuyers").asLong(0) == 0);
+                        || "RECONCILED".equals(code) && last[0].path("pendingBuyers").asLong(0) == 0);
             });
             reconciled.put(id, last[0]);
             if (!ok) {
@@ -78,23 +80,15 @@ public final class EndOfRun {
 
     private JsonNode stats(long id) {
         AdminCalls.Reply r = admin.stats(id);
-        return r.answer().status() == 200 ? r.answer().body() : null;
+        return r.answer().status() == 200 ? r.answer().json() : null;
     }
 
-    private interface Check {
-        boolean done();
-    }
-
-    private static boolean await(Duration timeout, Check check) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeout.toMillis();
-        while (true) {
-            if (check.done()) {
-                return true;
-            }
-            if (System.currentTimeMillis() > deadline) {
-                return false;
-            }
-            Thread.sleep(1_000);
+    /** Whether {@code done} held within {@code timeout}, asked once a second (each ask is an admin call). */
+    private static boolean await(Duration timeout, BooleanSupplier done) throws InterruptedException {
+        boolean held = Await.poll(timeout, Duration.ofSeconds(1), done);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while settling");
         }
+        return held;
     }
 }
