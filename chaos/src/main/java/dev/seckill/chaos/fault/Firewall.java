@@ -25,10 +25,6 @@ public final class Firewall {
         return new Firewall(env != null && !env.isEmpty() ? env : "SECKILL_CHAOS_" + lbPort);
     }
 
-    public String chain() {
-        return chain;
-    }
-
     /** The chain exists and OUTPUT jumps to it. */
     public synchronized void ensure() {
         if (!run(List.of("-n", "-L", chain))) {

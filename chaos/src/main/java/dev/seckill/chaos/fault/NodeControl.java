@@ -49,7 +49,7 @@ public final class NodeControl {
     /** Whether the node's main process was started inside its cgroup. */
     public boolean inCgroup(String node) {
         long pid = cluster.pid(node);
-        return pid > 0 && cgroups.holds(node, pid);
+        return pid > 0 && cgroups.processes(node).contains(pid);
     }
 
     /** Every process of the node now. */
