@@ -27,7 +27,7 @@ public record ChaosOptions(Duration length, long seed, Set<FaultKind> faults, Pa
     /** The command that replays this run's schedule. */
     public String replay() {
         double m = minutes();
-        return "bin/seckill chaos --cluster --minutes " + (m == Math.rint(m) ? Long.toString((long) m) : Double.toString(m))
-                + " --seed " + seed + " --faults " + faultList();
+        String length = m == Math.rint(m) ? Long.toString((long) m) : Double.toString(m);
+        return "bin/seckill chaos --cluster --minutes " + length + " --seed " + seed + " --faults " + faultList();
     }
 }

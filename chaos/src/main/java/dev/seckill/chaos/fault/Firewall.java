@@ -100,7 +100,8 @@ public final class Firewall {
         cmd.addAll(args);
         Stack.Outcome o = Stack.command(Duration.ofSeconds(20), cmd);
         if (o.exit() != 0) {
-            lastError = o.output().strip() + (o.exit() < 0 ? " (is Debian's iptables installed? bin/seckill install)" : "");
+            String hint = o.exit() < 0 ? " (is Debian's iptables installed? bin/seckill install)" : "";
+            lastError = o.output().strip() + hint;
             return null;
         }
         return o.output();

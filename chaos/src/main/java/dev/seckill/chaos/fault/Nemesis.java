@@ -200,7 +200,7 @@ public final class Nemesis {
             return up.exit() == 0;
         });
         if (!healthy) {
-            throw new IllegalStateException("the cluster did not become healthy within " + HEALTHY + " after the faults");
+            throw new IllegalStateException("the cluster was not healthy " + HEALTHY + " after the faults");
         }
     }
 

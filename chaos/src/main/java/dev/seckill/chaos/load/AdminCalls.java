@@ -49,11 +49,13 @@ public final class AdminCalls {
     }
 
     public Reply stats(long saleId) {
-        return first(url -> admin.attemptStats(url, saleId, "X-Request-Id", runId + "-stats-" + saleId + "-" + System.nanoTime()));
+        String requestId = runId + "-stats-" + saleId + "-" + System.nanoTime();
+        return first(url -> admin.attemptStats(url, saleId, "X-Request-Id", requestId));
     }
 
     public Reply reconcile(long saleId) {
-        return first(url -> admin.attemptReconcile(url, saleId, "X-Request-Id", runId + "-reconcile-" + saleId + "-" + System.nanoTime()));
+        String requestId = runId + "-reconcile-" + saleId + "-" + System.nanoTime();
+        return first(url -> admin.attemptReconcile(url, saleId, "X-Request-Id", requestId));
     }
 
     private Reply first(Function<String, HttpJson.Answer> call) {

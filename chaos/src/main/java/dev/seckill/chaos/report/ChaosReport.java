@@ -32,6 +32,8 @@ public record ChaosReport(long seed, double minutes, String faults, String repla
                           EndOfRun.Outcome settlement, Boolean holds, String checker, Verdict verdict) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** A fault's problem when the nemesis never reached it (the workload had ended). */
+    private static final String NOT_INJECTED = "not injected";
 
     /** One fault of the schedule: planned (from the workload's start) and real (epoch ms, -1: not done). */
     public record Fault(int number, String kind, String fault, List<String> nodes, long plannedAtMillis,
@@ -40,7 +42,7 @@ public record ChaosReport(long seed, double minutes, String faults, String repla
         static Fault of(FaultEvent e, Window w, String problem) {
             return new Fault(e.number(), FaultKind.of(e.fault()).label(), Schedule.describe(e.fault()),
                     e.fault().nodes(), e.at().toMillis(), e.span().toMillis(), w == null ? -1 : w.injectedMillis(),
-                    w == null ? -1 : w.healedMillis(), w == null ? "not injected" : problem);
+                    w == null ? -1 : w.healedMillis(), w == null ? NOT_INJECTED : problem);
         }
     }
 
@@ -80,7 +82,14 @@ public record ChaosReport(long seed, double minutes, String faults, String repla
         if (settlement != null && !settlement.unsettled().isEmpty()) {
             out.add("Not settled before the check: " + String.join("; ", settlement.unsettled()));
         }
-        schedule.stream().filter(f -> f.problem() != null && !f.problem().isEmpty())
+        List<Integer> notInjected = schedule.stream().filter(f -> NOT_INJECTED.equals(f.problem()))
+                .map(Fault::number).toList();
+        if (!notInjected.isEmpty()) {
+            out.add("Not injected (the workload had ended): #" + notInjected.stream().map(String::valueOf)
+                    .collect(Collectors.joining(", #")) + ".");
+        }
+        schedule.stream().filter(f -> f.problem() != null && !f.problem().isEmpty()
+                        && !NOT_INJECTED.equals(f.problem()))
                 .forEach(f -> out.add("Fault #" + f.number() + " (" + f.fault() + "): " + f.problem()));
         out.add("Replay: `" + replay + "`. Details: report.json; every operation: history.jsonl.");
         return out;

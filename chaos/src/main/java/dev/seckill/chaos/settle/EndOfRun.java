@@ -80,8 +80,8 @@ public final class EndOfRun {
     }
 
     /** Waits for {@code done}, asked once a second (each ask is an admin call); says what did not settle in time. */
-    private static void await(Duration timeout, BooleanSupplier done, Supplier<String> notSettled, List<String> unsettled)
-            throws InterruptedException {
+    private static void await(Duration timeout, BooleanSupplier done, Supplier<String> notSettled,
+                              List<String> unsettled) throws InterruptedException {
         boolean held = Await.poll(timeout, Duration.ofSeconds(1), done);
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted while settling");
