@@ -13,10 +13,9 @@
 # shellcheck disable=SC2034
 
 # ---------------------------------------------------------------- Redis Cluster
-# Cluster mode (redis_conf, redis_healthy, the services' seeds). A node that misses NODE_TIMEOUT ms of pings is failed
-# over (its replica promoted some seconds later).
+# Cluster mode (redis_conf, redis_healthy, the services' seeds). A node that misses REDIS_NODE_TIMEOUT_MS of pings
+# (bin/stack.env) is failed over (its replica promoted some seconds later).
 REDIS_CLUSTER=true
-REDIS_NODE_TIMEOUT=2000
 # master or replica, as the node itself says.
 redis_role() { redis_cli_at "$1" role 2>/dev/null | head -1 | sed 's/^slave$/replica/'; }
 redis_formed() {
@@ -62,6 +61,8 @@ KAFKA_TOOL_NODE=kafka-tools
 # Three brokers with 256 MB heaps fit beside the rest on one small machine.
 KAFKA_HEAP=(-Xms256m -Xmx256m -XX:+UseSerialGC)
 KAFKA_QUORUM=voters
+# The writers' group session and retry backoff are the cluster's settings (bin/stack.env).
+WRITER_CLUSTER_TIMEOUTS=true
 # Every topic (the dead-letter topic too, partitioned like the orders topic) in three copies, two of which must have
 # a record before it is acknowledged; a replica that fell behind never leads.
 KAFKA_COPIES=3

@@ -58,7 +58,7 @@ redis_cli_at() {
 }
 redis_alive() { [ "$(redis_cli_at "$1" ping 2>/dev/null)" = PONG ]; }
 redis_info() { redis_cli_at "$1" cluster info 2>/dev/null | tr -d '\r'; }
-# cluster: true. The nodes run in cluster mode (cluster.sh's REDIS_NODE_TIMEOUT), a node is healthy only once the
+# cluster: true. The nodes run in cluster mode (bin/stack.env's REDIS_NODE_TIMEOUT_MS), a node is healthy only once the
 # cluster is ok in its view, and the services are given every node as a seed.
 REDIS_CLUSTER=false
 redis_healthy() { redis_alive "$1" && { [ "$REDIS_CLUSTER" = false ] || redis_info "$1" | grep -qx 'cluster_state:ok'; }; }
@@ -83,7 +83,7 @@ EOF
   cat <<EOF
 cluster-enabled yes
 cluster-config-file nodes.conf
-cluster-node-timeout $REDIS_NODE_TIMEOUT
+cluster-node-timeout $REDIS_NODE_TIMEOUT_MS
 cluster-port $(node_port "$1" REDIS_BUS_PORT)
 cluster-require-full-coverage no
 masterauth $REDIS_PASSWORD
@@ -218,8 +218,9 @@ kafka_voters() {
   echo "$out"
 }
 # A node's server.properties; a line of the other quorum's expands to nothing and is dropped. Voters replicate, and a
-# dead one is fenced after broker.session.timeout.ms (3 s, heartbeats every 0.5 s) and its partitions get new
-# leaders: well inside the service's delivery timeout, so a send in flight is not lost to the default 9 s.
+# dead one is fenced after broker.session.timeout.ms (bin/stack.env's KAFKA_BROKER_SESSION_MS, heartbeats every
+# 0.5 s) and its partitions get new leaders: well inside the service's delivery timeout, so a send in flight is not
+# lost to the default 9 s.
 kafka_props() {
   local port ctl standalone="" voters="" host bind
   port=$(node_port "$1") ctl=$(node_port "$1" KAFKA_CONTROLLER_PORT) host=$(node_host "$1") bind=$(bind_address)
@@ -244,7 +245,7 @@ transaction.state.log.replication.factor=$KAFKA_COPIES
 transaction.state.log.min.isr=$KAFKA_IN_SYNC
 share.coordinator.state.topic.replication.factor=$KAFKA_COPIES
 share.coordinator.state.topic.min.isr=$KAFKA_IN_SYNC
-${voters:+broker.session.timeout.ms=3000}
+${voters:+broker.session.timeout.ms=$KAFKA_BROKER_SESSION_MS}
 ${voters:+broker.heartbeat.interval.ms=500}
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
@@ -353,10 +354,19 @@ service_launch() {
 service_await() { wait_for "$1" 120 "$(log_of "$1")" service_healthy "$1"; }
 service_stop() { stop_pid "$1" TERM 20; }
 writer_healthy() { http_ok "http://127.0.0.1:$(node_port "$1")/observe/health"; }
+# cluster: true. The writers' group session and longest retry backoff are then the cluster's settings
+# (bin/stack.env's WRITER_SESSION_TIMEOUT_MS and WRITER_BACKOFF_MAX_MS), not the writer's own defaults.
+WRITER_CLUSTER_TIMEOUTS=false
 writer_launch() {
   [ -f "$(writer_jar)" ] || die "writer jar missing: run bin/seckill build"
   mkdir -p "$RUN/$1"
-  ( java_env "$1"; java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m )
+  (
+    java_env "$1"
+    if [ "$WRITER_CLUSTER_TIMEOUTS" = true ]; then
+      export KAFKA_SESSION_TIMEOUT_MS=$WRITER_SESSION_TIMEOUT_MS WRITER_BACKOFF_MAX_MS=$WRITER_BACKOFF_MAX_MS
+    fi
+    java_spawn "$1" "$(writer_jar)" -Xms64m -Xmx256m
+  )
 }
 writer_await() { wait_for "$1" 120 "$(log_of "$1")" writer_healthy "$1"; }
 writer_stop() { stop_pid "$1" TERM 20; }

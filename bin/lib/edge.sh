@@ -28,9 +28,10 @@ edge_knob() {
 }
 
 # SECKILL_DEADLINE_MS: the one deadline every answer comes within, at the entry point (the lb, or an edge with no lb in
-# front). The lb's and the edges' read timeouts and the service's budget are cut from it (docs/configuration.md).
+# front). The lb's and the edges' read timeouts and the service's budget are cut from it (docs/configuration.md). Its
+# default is the stack's DEADLINE_MS setting (bin/stack.env).
 deadline_knob() {
-  edge_knob SECKILL_DEADLINE_MS 8000 '^[1-9][0-9]{3,4}$' "milliseconds, from 1500 to 99999"
+  edge_knob SECKILL_DEADLINE_MS "$DEADLINE_MS" '^[1-9][0-9]{3,4}$' "milliseconds, from 1500 to 99999"
   [ "$SECKILL_DEADLINE_MS" -ge 1500 ] || die "SECKILL_DEADLINE_MS=$SECKILL_DEADLINE_MS is below 1500"
 }
 

@@ -15,10 +15,10 @@ import dev.seckill.chaos.history.History;
 import dev.seckill.check.Op;
 import dev.seckill.chaos.load.Workload;
 import dev.seckill.chaos.report.ChaosReport;
+import dev.seckill.chaos.report.Recovery;
 import dev.seckill.chaos.report.Timeliness;
 import dev.seckill.chaos.settle.EndOfRun;
 import dev.seckill.testkit.ClusterStack;
-import dev.seckill.testkit.Stack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,7 +29,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -59,18 +58,8 @@ public final class Chaos implements Callable<Integer> {
     @Option(names = "--plan", description = "print the schedule these options give and exit, touching nothing")
     boolean plan;
 
-    /** What a run leaves: its schedule, the windows, where the report is, and the verdict if the checker gave one. */
-    public record Result(Schedule schedule, List<Window> windows, Map<Integer, String> problems, Path report,
-                         Boolean holds, String checker, int operations, Timeliness.Table timeliness) {
-
-        public boolean verdictHolds() {
-            return Boolean.TRUE.equals(holds);
-        }
-
-        /** Every operation outside the documented exception answered within the deadline plus the margin. */
-        public boolean answeredInTime() {
-            return timeliness.overdue().isEmpty();
-        }
+    /** What a run leaves: its schedule, the faults' real windows, the report and the directory it is in. */
+    public record Result(Schedule schedule, List<Window> windows, ChaosReport report, Path out) {
     }
 
     public static void main(String[] args) {
@@ -98,15 +87,15 @@ public final class Chaos implements Callable<Integer> {
             return 0;
         }
         Result r = run(o, cluster);
-        if (r.holds() == null) {
+        if (r.report().holds() == null) {
             return 2;
         }
-        return r.verdictHolds() && r.answeredInTime() ? 0 : 1;
+        return r.report().passed() ? 0 : 1;
     }
 
     /** The schedule a run with these options would follow on this cluster (same seed, same schedule). */
     public static Schedule schedule(ChaosOptions o, ClusterStack cluster) {
-        return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(Stack.findHome()));
+        return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(cluster::setting));
     }
 
     /** The options and the schedule they give, a fault a line. */
@@ -118,15 +107,14 @@ public final class Chaos implements Callable<Integer> {
 
     public static Result run(ChaosOptions o, ClusterStack cluster) throws Exception {
         Consumer<String> log = m -> System.out.println("chaos: " + m);
-        Path home = Stack.findHome();
         Files.createDirectories(o.out());
         Schedule schedule = schedule(o, cluster);
-        Timeouts timeouts = Timeouts.read(home);
+        Timeouts timeouts = Timeouts.read(cluster::setting);
         printPlan(o, schedule);
         int lb = cluster.port("lb");
         Cgroups cgroups = Cgroups.forCluster(lb);
         Firewall firewall = Firewall.forCluster(lb);
-        NodeControl nodes = new NodeControl(cluster, cgroups, home);
+        NodeControl nodes = new NodeControl(cluster, cgroups);
         Nemesis nemesis = new Nemesis(cluster, schedule, nodes, firewall, cgroups, log);
         String runId = "chaos" + Long.toString(o.seed(), 36) + "-" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
         Path historyFile = o.out().resolve("history.jsonl");
@@ -158,28 +146,26 @@ public final class Chaos implements Callable<Integer> {
                 history.close();
                 List<Op> ops = History.read(historyFile);
                 Boolean holds = null;
-                Object verdict = null;
+                Verdict verdict = null;
                 String checker = null;
                 try {
-                    Verdict v = Checker.check(ops, FinalState.read(cluster, workload.saleIds()));
-                    verdict = v;
-                    holds = v.holds();
+                    verdict = Checker.check(ops, FinalState.read(cluster, workload.saleIds()));
+                    holds = verdict.holds();
                 } catch (RuntimeException e) {
                     checker = "the checker failed: " + e;
                 }
                 Timeliness.Table timely = Timeliness.of(ops, nemesis.windows(), timeouts.deadline());
-                ChaosReport.Run run = new ChaosReport.Run(o.seed(), o.minutes(), o.faultList(), start, workloadEnd,
-                        System.currentTimeMillis(), schedule, nemesis.windows(), nemesis.problems(),
-                        workload.describeSales(), workload.saleIds(), ops, settled, verdict, holds, checker, timely);
-                String md = ChaosReport.write(run, o.out());
+                List<Recovery.OfFault> recovery = Recovery.perFault(ops, nemesis.windows());
+                ChaosReport report = new ChaosReport(o.seed(), o.minutes(), o.faultList(), o.replay(), start,
+                        workloadEnd, System.currentTimeMillis(), ops.size(), workload.sales(),
+                        workload.saleIds(), ChaosReport.faults(schedule, nemesis.windows(), nemesis.problems()),
+                        timely, recovery, Recovery.perKind(recovery), settled, holds, checker, verdict);
+                report.write(o.out());
                 System.out.println();
-                System.out.println(md);
-                log.accept("report: " + o.out().resolve("report.md") + " and report.json; history: " + historyFile);
-                log.accept("verdict: " + (holds == null ? checker : holds ? "HOLDS" : "VIOLATED") + "; "
-                        + timely.overdue().size() + " operations unanswered past the deadline (seed " + o.seed()
-                        + ", ended " + Instant.now() + ")");
-                return new Result(schedule, nemesis.windows(), nemesis.problems(), o.out(), holds, checker, ops.size(),
-                        timely);
+                report.summary().forEach(System.out::println);
+                log.accept("report: " + o.out().resolve("report.json") + " and summary.md; history: " + historyFile
+                        + " (ended " + Instant.now() + ")");
+                return new Result(schedule, nemesis.windows(), report, o.out());
             }
         } finally {
             nemesis.close();

@@ -23,4 +23,11 @@ public record ChaosOptions(Duration length, long seed, Set<FaultKind> faults, Pa
         return java.util.Arrays.stream(FaultKind.values()).filter(faults::contains).map(FaultKind::label)
                 .collect(Collectors.joining(","));
     }
+
+    /** The command that replays this run's schedule. */
+    public String replay() {
+        double m = minutes();
+        String length = m == Math.rint(m) ? Long.toString((long) m) : Double.toString(m);
+        return "bin/seckill chaos --cluster --minutes " + length + " --seed " + seed + " --faults " + faultList();
+    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * Sales made through a topology's admin API ({@code POST /admin/sales}), as an operator makes them: the one place
@@ -49,6 +50,32 @@ public final class AdminSales {
     /** A sale that started a second ago and lasts an hour. */
     public long active(String prefix, int stock) {
         return sale(prefix).stock(stock).create();
+    }
+
+    /**
+     * Creates {@code sale} on the admin listener at {@code adminUrl} (a topology may have several) without failing:
+     * the answer whatever it is, status 0 when none came. For a tool that fails over between services and records
+     * every call; {@code headers} are extra name/value pairs (an X-Request-Id).
+     */
+    public HttpJson.Answer attemptCreate(String adminUrl, Sale sale, String... headers) {
+        return attempt("POST", adminUrl + "/admin/sales", sale.body.toString(), headers);
+    }
+
+    /** A sale's figures ({@code GET /admin/sales/{id}/stats}) at {@code adminUrl}, as {@link #attemptCreate}. */
+    public HttpJson.Answer attemptStats(String adminUrl, long saleId, String... headers) {
+        return attempt("GET", adminUrl + "/admin/sales/" + saleId + "/stats", null, headers);
+    }
+
+    /** Reconciles a sale ({@code POST /admin/sales/{id}/reconcile}) at {@code adminUrl}, as {@link #attemptCreate}. */
+    public HttpJson.Answer attemptReconcile(String adminUrl, long saleId, String... headers) {
+        return attempt("POST", adminUrl + "/admin/sales/" + saleId + "/reconcile", null, headers);
+    }
+
+    private HttpJson.Answer attempt(String method, String url, String body, String... headers) {
+        String[] all = Arrays.copyOf(headers, headers.length + 2);
+        all[headers.length] = "Authorization";
+        all[headers.length + 1] = HttpJson.bearer(topology.adminToken());
+        return http.attempt(method, url, body, all).join();
     }
 
     /** One create-sale body, built field by field; the last value given for a field wins. */

@@ -32,6 +32,37 @@ public final class Await {
         }
     }
 
+    /**
+     * Polls until the condition holds or the deadline passes, and says which, never failing: for tools that go on
+     * either way. A condition that throws counts as not holding yet; an interrupt ends the wait (false, flag kept).
+     */
+    public static boolean poll(Duration timeout, BooleanSupplier condition) {
+        return poll(timeout, Duration.ofMillis(POLL_MS), condition);
+    }
+
+    /** As {@link #poll(Duration, BooleanSupplier)}, asking every {@code every} (for a condition that costs a call). */
+    public static boolean poll(Duration timeout, Duration every, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                // Not yet: the next poll asks again.
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(every);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
     /** Polls until the supplier returns a non-null value and returns it. */
     public static <T> T value(Duration timeout, Supplier<T> supplier, String what) {
         Object[] box = new Object[1];

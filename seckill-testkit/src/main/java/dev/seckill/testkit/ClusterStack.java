@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -82,6 +83,18 @@ public final class ClusterStack implements Topology {
         return Integer.parseInt(setting(setting)) + indexOf(node) - 1;
     }
 
+    /** Every port a node listens on: its main one, a Redis node's cluster bus, a broker's controller, a service's admin. */
+    public List<Integer> listeningPorts(String node) {
+        List<Integer> ports = new ArrayList<>(List.of(port(node)));
+        switch (kindOf(node)) {
+            case "redis" -> ports.add(port(node, "REDIS_BUS_PORT"));
+            case "kafka" -> ports.add(port(node, "KAFKA_CONTROLLER_PORT"));
+            case "service" -> ports.add(port(node, "ADMIN_PORT"));
+            default -> { }
+        }
+        return ports;
+    }
+
     /** The load balancer, where clients go. */
     @Override
     public String publicUrl() {
@@ -150,6 +163,26 @@ public final class ClusterStack implements Topology {
         return Scripts.check(home, environment(), Map.of(), timeout, "bin/seckill", all.toArray(String[]::new));
     }
 
+    /**
+     * Runs {@code prefix} + {@code bin/seckill args... --cluster} (a prefix such as a shell that first steps into a
+     * cgroup; empty for none) and returns how it ended, never failing: a non-zero exit is an outcome, and one that
+     * did not end within {@code timeout} (it is then killed) has exit -1. For tools that handle failures themselves.
+     */
+    public Stack.Outcome attempt(Duration timeout, List<String> prefix, String... args) {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(home.resolve("bin/seckill").toString());
+        cmd.addAll(List.of(args));
+        cmd.add("--cluster");
+        return Scripts.attempt(cmd, environment(), Map.of(), timeout);
+    }
+
+    /** As {@link #up}, returning how {@code bin/seckill up --cluster node...} ended instead of failing. */
+    public Stack.Outcome attemptUp(String... node) {
+        List<String> args = new ArrayList<>(List.of("up"));
+        args.addAll(List.of(node));
+        return attempt(NODE_OP, List.of(), args.toArray(String[]::new));
+    }
+
     /** Starts the named nodes again ({@code bin/seckill up --cluster node...}) and waits until they are healthy. */
     public void up(String... node) {
         List<String> args = new ArrayList<>(List.of("up"));
@@ -169,5 +202,10 @@ public final class ClusterStack implements Topology {
     /** SIGKILLs a node with every process it started (a crash, not a stop) and waits until it is gone. */
     public void kill9(String node) {
         run.kill9(node);
+    }
+
+    /** As {@link #kill9}, saying what went wrong instead of failing: empty when the node's processes are gone. */
+    public Optional<String> crash(String node) {
+        return run.crash(node);
     }
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A run directory of {@code bin/seckill}: the secrets it generated there (unless the environment gives them) and the
@@ -90,16 +91,27 @@ public final class RunDir {
      * master killed alone leaves its workers serving on its port.
      */
     void kill9(String node) {
+        crash(node).ifPresent(why -> {
+            throw new AssertionError(why);
+        });
+    }
+
+    /** As {@link #kill9}, saying what went wrong instead of failing: empty when the node's processes are gone. */
+    Optional<String> crash(String node) {
         long pid = pid(node);
         if (pid <= 0) {
-            throw new AssertionError(node + " has no pid file in " + dir);
+            return Optional.of(node + " has no pid file in " + dir);
         }
-        ProcessHandle.of(pid).ifPresent(ph -> {
-            var children = ph.descendants().toList();
-            ph.destroyForcibly();
-            children.forEach(ProcessHandle::destroyForcibly);
-            Await.until(Duration.ofSeconds(20), () -> !ph.isAlive() && children.stream().noneMatch(ProcessHandle::isAlive),
-                    node + " to die");
-        });
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty()) {
+            return Optional.empty();
+        }
+        ProcessHandle ph = process.get();
+        var children = ph.descendants().toList();
+        ph.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+        return Await.poll(Duration.ofSeconds(20), () -> !ph.isAlive()
+                && children.stream().noneMatch(ProcessHandle::isAlive))
+                ? Optional.empty() : Optional.of(node + " still runs 20 s after SIGKILL");
     }
 }

@@ -15,16 +15,34 @@ final class Scripts {
     private Scripts() {
     }
 
+    /** The exit code of an outcome whose command did not end by itself: it timed out, failed to start or was interrupted. */
+    static final int NOT_ENDED = -1;
+
     /**
      * Runs {@code script} (relative to {@code home}) with {@code env} plus {@code extraEnv} (which wins; a null value
-     * removes the variable, e.g. JAVA_HOME to test the JDK search) and returns how it ended.
+     * removes the variable, e.g. JAVA_HOME to test the JDK search) and returns how it ended; fails the test when it
+     * did not end by itself.
      */
     static Stack.Outcome run(Path home, Map<String, String> env, Map<String, String> extraEnv, Duration timeout,
                              String script, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(home.resolve(script).toString());
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        Stack.Outcome o = attempt(cmd, env, extraEnv, timeout);
+        if (o.exit() == NOT_ENDED) {
+            throw new AssertionError(script + " " + String.join(" ", args) + ": " + o.output());
+        }
+        return o;
+    }
+
+    /**
+     * Runs {@code command} with {@code env} plus {@code extraEnv} and returns how it ended, never failing: exit
+     * {@link #NOT_ENDED} and what happened when it took longer than {@code timeout} (then it is killed), could not
+     * start or the wait was interrupted.
+     */
+    static Stack.Outcome attempt(List<String> command, Map<String, String> env, Map<String, String> extraEnv,
+                                 Duration timeout) {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(env);
         extraEnv.forEach((k, v) -> {
             if (v == null) {
@@ -33,21 +51,28 @@ final class Scripts {
                 pb.environment().put(k, v);
             }
         });
+        Path out = null;
         try {
-            Path out = Files.createTempFile("seckill-cmd", ".log");
+            out = Files.createTempFile("seckill-cmd", ".log");
             Process p = pb.redirectOutput(out.toFile()).start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new AssertionError(script + " " + String.join(" ", args) + " took longer than " + timeout);
+                return new Stack.Outcome(NOT_ENDED, "took longer than " + timeout + ": " + Files.readString(out));
             }
-            String text = Files.readString(out);
-            Files.deleteIfExists(out);
-            return new Stack.Outcome(p.exitValue(), text);
+            return new Stack.Outcome(p.exitValue(), Files.readString(out));
         } catch (IOException e) {
-            throw new AssertionError("failed to run " + script + ": " + e.getMessage(), e);
+            return new Stack.Outcome(NOT_ENDED, "failed to run: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
+            return new Stack.Outcome(NOT_ENDED, "interrupted");
+        } finally {
+            if (out != null) {
+                try {
+                    Files.deleteIfExists(out);
+                } catch (IOException e) {
+                    // A temporary file left behind: nothing depends on it.
+                }
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -159,6 +160,15 @@ public final class Stack implements Topology {
 
     /** How a script ended: its exit code and its output (stdout and stderr together). */
     public record Outcome(int exit, String output) {
+    }
+
+    /**
+     * Runs any command (iptables, kill), bounded in time, and returns how it ended, never failing: exit -1 with what
+     * happened when it did not end by itself (timed out and killed, failed to start, interrupted). For tools that
+     * handle failures themselves.
+     */
+    public static Outcome command(Duration timeout, List<String> command) {
+        return Scripts.attempt(command, Map.of(), Map.of(), timeout);
     }
 
     /**

@@ -50,10 +50,6 @@ public final class Cgroups {
         }
     }
 
-    public Path parent() {
-        return parent;
-    }
-
     /** The node's cgroup directory, made if missing. */
     public Path of(String node) {
         Path p = parent.resolve(node);
@@ -68,20 +64,6 @@ public final class Cgroups {
     /** The path iptables's cgroup match takes: the node's cgroup relative to the cgroup2 root. */
     public String matchPath(String node) {
         return mount.relativize(of(node)).toString();
-    }
-
-    /** Whether {@code pid} is in the node's cgroup. */
-    public boolean holds(String node, long pid) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/cgroup"))) {
-                if (line.startsWith("0::")) {
-                    return line.substring(3).equals("/" + matchPath(node));
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
     }
 
     /** Every process in the node's cgroup now. */

@@ -1,10 +1,10 @@
 package dev.seckill.chaos.fault;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.seckill.testkit.Stack;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The partitions' packet filter: DROP rules in one iptables chain of the cluster's own, jumped to from OUTPUT, so
@@ -23,10 +23,6 @@ public final class Firewall {
     public static Firewall forCluster(int lbPort) {
         String env = System.getenv("SECKILL_CHAOS_CHAIN");
         return new Firewall(env != null && !env.isEmpty() ? env : "SECKILL_CHAOS_" + lbPort);
-    }
-
-    public String chain() {
-        return chain;
     }
 
     /** The chain exists and OUTPUT jumps to it. */
@@ -102,27 +98,12 @@ public final class Firewall {
     private String exec(List<String> args) {
         List<String> cmd = new ArrayList<>(List.of("iptables", "-w", "5"));
         cmd.addAll(args);
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                lastError = "timed out";
-                return null;
-            }
-            if (p.exitValue() != 0) {
-                lastError = out.strip();
-                return null;
-            }
-            return out;
-        } catch (IOException e) {
-            lastError = e.getMessage() + " (is Debian's iptables installed? bin/seckill install)";
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            lastError = "interrupted";
+        Stack.Outcome o = Stack.command(Duration.ofSeconds(20), cmd);
+        if (o.exit() != 0) {
+            String hint = o.exit() < 0 ? " (is Debian's iptables installed? bin/seckill install)" : "";
+            lastError = o.output().strip() + hint;
             return null;
         }
+        return o.output();
     }
 }

@@ -1,6 +1,8 @@
 package dev.seckill.chaos.fault;
 
+import dev.seckill.testkit.Await;
 import dev.seckill.testkit.ClusterStack;
+import dev.seckill.testkit.Stack;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,24 +154,12 @@ public final class Nemesis {
     }
 
     private void cut(String from, String to, String tag, boolean inject) {
-        List<Integer> ports = listeningPorts(to);
+        List<Integer> ports = cluster.listeningPorts(to);
         if (inject) {
             firewall.drop(cgroups.matchPath(from), ports, tag);
         } else {
             firewall.undrop(cgroups.matchPath(from), ports, tag);
         }
-    }
-
-    /** Every port a node listens on: Redis with its cluster bus, Kafka with its controller, a service with admin. */
-    List<Integer> listeningPorts(String node) {
-        List<Integer> ports = new ArrayList<>(List.of(cluster.port(node)));
-        switch (ClusterStack.kindOf(node)) {
-            case "redis" -> ports.add(cluster.port(node, "REDIS_BUS_PORT"));
-            case "kafka" -> ports.add(cluster.port(node, "KAFKA_CONTROLLER_PORT"));
-            case "service" -> ports.add(cluster.port(node, "ADMIN_PORT"));
-            default -> { }
-        }
-        return ports;
     }
 
     /** The windows recorded so far, in the schedule's order. */
@@ -191,30 +181,27 @@ public final class Nemesis {
      */
     public void healAll() {
         releaseQuietly();
-        long deadline = System.currentTimeMillis() + HEALTHY.toMillis();
-        RuntimeException last = null;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                for (String node : cluster.nodes()) {
-                    if (!nodes.running(node)) {
-                        log.accept("starting " + node + " (down at the end of the faults)");
+        String[] all = cluster.nodes().toArray(String[]::new);
+        boolean healthy = Await.poll(HEALTHY, Duration.ofSeconds(5), () -> {
+            for (String node : all) {
+                if (!nodes.running(node)) {
+                    log.accept("starting " + node + " (down at the end of the faults)");
+                    try {
                         nodes.up(node);
+                    } catch (IllegalStateException e) {
+                        log.accept("failed to start " + node + ": " + e.getMessage().lines().findFirst().orElse(""));
                     }
                 }
-                cluster.up(cluster.nodes().toArray(String[]::new));
-                return;
-            } catch (RuntimeException | AssertionError e) {
-                last = e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
-                log.accept("the cluster is not healthy yet: " + e.getMessage().lines().findFirst().orElse(""));
-                try {
-                    Thread.sleep(5_000);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted", ie);
-                }
             }
+            Stack.Outcome up = cluster.attemptUp(all);
+            if (up.exit() != 0) {
+                log.accept("the cluster is not healthy yet: " + up.output().lines().findFirst().orElse(""));
+            }
+            return up.exit() == 0;
+        });
+        if (!healthy) {
+            throw new IllegalStateException("the cluster was not healthy " + HEALTHY + " after the faults");
         }
-        throw new IllegalStateException("the cluster did not become healthy after the faults", last);
     }
 
     /** Continue every process and remove every rule; never throws (the shutdown hook runs it). */

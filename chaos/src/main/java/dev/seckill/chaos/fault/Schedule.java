@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 
+import static dev.seckill.testkit.ClusterStack.kindOf;
+
 /**
  * The nemesis's plan for one run, drawn from the seed and the node list only (with the checkout's timeouts, which
  * place the pauses' spans either side of the timeout that watches the node): the same seed gives the same schedule.
@@ -170,17 +172,17 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
 
         /** Kafka's brokers and Redis's nodes talk among themselves (the controller quorum, the cluster bus). */
         private static boolean groupKinds(String node) {
-            return kind(node).equals("kafka") || kind(node).equals("redis");
+            return kindOf(node).equals("kafka") || kindOf(node).equals("redis");
         }
 
         /** The other nodes of the run of the same kind. */
         private List<String> peers(String node) {
-            return nodes.stream().filter(n -> !n.equals(node) && kind(n).equals(kind(node))).toList();
+            return nodes.stream().filter(n -> !n.equals(node) && kindOf(n).equals(kindOf(node))).toList();
         }
 
         /** Whether one opens connections to the other (the cluster's wiring, docs/cluster.md). */
         private static boolean talk(String a, String b) {
-            String ka = kind(a), kb = kind(b);
+            String ka = kindOf(a), kb = kindOf(b);
             return pair(ka, kb, "service", "redis") || pair(ka, kb, "service", "kafka") || pair(ka, kb, "service", "db")
                     || pair(ka, kb, "writer", "kafka") || pair(ka, kb, "writer", "db")
                     || pair(ka, kb, "kafka", "kafka") || pair(ka, kb, "redis", "redis")
@@ -189,10 +191,6 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
 
         private static boolean pair(String ka, String kb, String x, String y) {
             return ka.equals(x) && kb.equals(y) || ka.equals(y) && kb.equals(x);
-        }
-
-        private static String kind(String node) {
-            return node.replaceFirst("-[0-9]+$", "");
         }
 
         /**

@@ -1,30 +1,28 @@
 package dev.seckill.chaos.history;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SequenceWriter;
 import dev.seckill.check.Op;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Every client operation of a run, one JSON line per {@link Op} in {@code history.jsonl}, appended by many threads as
- * the answers come; {@link #read} gives them back for the checker and the report.
+ * Every client operation of a run, one JSON line per {@link Op} in {@code history.jsonl} (Jackson's sequence writer),
+ * appended by many threads as the answers come; {@link #read} gives them back for the checker and the report.
  */
 public final class History implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final BufferedWriter out;
+    private final SequenceWriter out;
     private final AtomicLong ids = new AtomicLong();
 
     public History(Path file) throws IOException {
-        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        this.out = JSON.writer().withRootValueSeparator("\n").writeValues(file.toFile());
     }
 
     /** The next operation's number. */
@@ -34,8 +32,7 @@ public final class History implements AutoCloseable {
 
     public synchronized void record(Op op) {
         try {
-            out.write(JSON.writeValueAsString(op));
-            out.newLine();
+            out.write(op);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -47,16 +44,8 @@ public final class History implements AutoCloseable {
     }
 
     public static List<Op> read(Path file) throws IOException {
-        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
-            return lines.filter(l -> !l.isBlank()).map(History::parse).toList();
-        }
-    }
-
-    private static Op parse(String line) {
-        try {
-            return JSON.readValue(line, Op.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException("not an operation: " + line, e);
+        try (var ops = JSON.readerFor(Op.class).<Op>readValues(file.toFile())) {
+            return ops.readAll();
         }
     }
 }

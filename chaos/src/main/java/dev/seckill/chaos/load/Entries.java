@@ -1,15 +1,18 @@
 package dev.seckill.chaos.load;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.testkit.ApiContract;
+import dev.seckill.testkit.HttpJson;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -21,6 +24,10 @@ import java.util.function.Function;
  * probes in a row take it out, and the exchanges still waiting on it are cut, as a moved virtual IP resets them;
  * {@link #RISE} answered ones bring it back. Each request goes to the next entry in rotation that is in (and not the
  * one the caller avoids: a buyer whose click was cut clicks again at the other address).
+ * <p>
+ * Requests go through the test kit's {@link HttpJson} in its non-failing form, at most {@code inFlight} at once,
+ * with a shopper's patience: an answer that does not come within it is status 0; one whose connection failed or
+ * was cut is status 0 at once ({@link Answer#cut}), as a browser shows a failed connection.
  */
 public final class Entries implements AutoCloseable {
 
@@ -28,6 +35,38 @@ public final class Entries implements AutoCloseable {
     static final Duration PROBE_TIMEOUT = Duration.ofMillis(400);
     static final int FALL = 2;
     static final int RISE = 2;
+
+    /**
+     * One answer ({@code http}: status 0 when none came; its {@code contract}, why the OpenAPI document does not
+     * describe it), the entry point it was sent to, and whether it is missing because the connection failed or was
+     * cut rather than because the patience ran out.
+     */
+    public record Answer(HttpJson.Answer http, String entry, boolean cut) {
+
+        public int status() {
+            return http.status();
+        }
+
+        public String code() {
+            return http.code();
+        }
+
+        /** The order id the answer names, in its body or its X-Order-Id header. */
+        public String orderId() {
+            JsonNode id = http.json().path("orderId");
+            return id.isTextual() ? id.asText() : http.header("X-Order-Id");
+        }
+
+        /** Retry-After in seconds; -1 when there is none. */
+        public long retryAfterSeconds() {
+            try {
+                String v = http.header("Retry-After");
+                return v == null ? -1 : Long.parseLong(v.strip());
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+    }
 
     private static final class Entry {
         final String name;
@@ -43,25 +82,58 @@ public final class Entries implements AutoCloseable {
     }
 
     private final List<Entry> entries;
-    private final Client client;
+    private final HttpJson http;
+    private final Semaphore inFlight;
     private final Consumer<String> log;
-    private final HttpClient probes = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT)
-            .version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpJson probes = new HttpJson(PROBE_TIMEOUT, PROBE_TIMEOUT);
     private final AtomicInteger turn = new AtomicInteger();
     private final Thread watcher;
 
-    /** {@code urls}: each entry point's name and base URL, in order. */
-    public Entries(List<String> names, Function<String, String> url, Client client, Consumer<String> log) {
+    /**
+     * Each entry point's name and base URL, in order; at most {@code inFlight} requests at once, each waiting
+     * {@code patienceMillis} at most. Reads the OpenAPI document now: a run without it fails before its first request.
+     */
+    public Entries(List<String> names, Function<String, String> url, int inFlight, long patienceMillis,
+                   Consumer<String> log) {
+        ApiContract.get();
         this.entries = names.stream().map(n -> new Entry(n, url.apply(n))).toList();
-        this.client = client;
+        this.http = new HttpJson(Duration.ofSeconds(2), Duration.ofMillis(patienceMillis));
+        this.inFlight = new Semaphore(inFlight);
         this.log = log;
         this.watcher = Thread.ofPlatform().daemon().name("entries").start(this::watch);
     }
 
-    /** POSTs to {@code path} at the next entry point, not the one named {@code avoid} (null: any). */
-    public Client.Answer post(String path, String body, String requestId, String avoid, String... headers) {
+    /**
+     * POSTs to {@code path} at the next entry point, not the one named {@code avoid} (null: any), with the caller's
+     * X-Request-Id and header pairs; never throws for a failed request.
+     */
+    public Answer post(String path, String body, String requestId, String avoid, String... headers) {
         Entry e = next(avoid);
-        return client.send(client.request(e.url + path, body, requestId), e.pending, headers).from(e.name);
+        String[] all = new String[headers.length + 2];
+        all[0] = "X-Request-Id";
+        all[1] = requestId;
+        System.arraycopy(headers, 0, all, 2, headers.length);
+        HttpJson.Answer none = HttpJson.Answer.none(null);
+        try {
+            inFlight.acquire();
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            return new Answer(none, e.name, false);
+        }
+        CompletableFuture<HttpJson.Answer> exchange = http.attempt("POST", e.url + path, body, all);
+        e.pending.add(exchange);
+        try {
+            HttpJson.Answer a = exchange.get();
+            return new Answer(a, e.name, a.status() == 0 && !a.timedOut());
+        } catch (CancellationException | ExecutionException ex) {
+            return new Answer(none, e.name, true);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            return new Answer(none, e.name, false);
+        } finally {
+            e.pending.remove(exchange);
+            inFlight.release();
+        }
     }
 
     /** The next entry in rotation that is in and is not {@code avoid}; when none is, any but that one. */
@@ -93,9 +165,7 @@ public final class Entries implements AutoCloseable {
     }
 
     private CompletableFuture<Boolean> probe(Entry e) {
-        HttpRequest r = HttpRequest.newBuilder(URI.create(e.url + "/lb/health")).timeout(PROBE_TIMEOUT).GET().build();
-        return probes.sendAsync(r, HttpResponse.BodyHandlers.discarding()).handle((ok, failed) ->
-                ok != null && ok.statusCode() == 200);
+        return probes.attempt("GET", e.url + "/lb/health", null).thenApply(a -> a.status() == 200);
     }
 
     private void judge(Entry e, boolean answered) {

@@ -39,7 +39,6 @@ public final class Workload {
 
     private final ClusterStack cluster;
     private final History history;
-    private final Client client;
     private final Entries entries;
     private final AdminCalls admin;
     private final Random random;
@@ -55,13 +54,12 @@ public final class Workload {
     public Workload(ClusterStack cluster, History history, long seed, String runId, long patienceMillis,
                     Consumer<String> log) {
         this.cluster = cluster;
-        this.client = new Client(IN_FLIGHT, patienceMillis);
-        this.entries = new Entries(cluster.nodes("lb"), cluster::url, client, log);
+        this.entries = new Entries(cluster.nodes("lb"), cluster::url, IN_FLIGHT, patienceMillis, log);
         this.history = history;
         this.random = new Random(seed * 31 + 7);
         this.runId = runId;
         this.log = log;
-        this.admin = new AdminCalls(cluster, client, history, runId);
+        this.admin = new AdminCalls(cluster, history, runId);
         this.signer = new TokenSigner(cluster.tokenSecret(), Duration.ofHours(6), Clock.systemUTC());
         // Ids of this run only: the millisecond of its start spreads runs apart, far above the tests' and bench's.
         this.users = new AtomicLong(5_000_000_000_000L + System.currentTimeMillis() % 1_000_000L * 1_000_000L);
@@ -165,7 +163,7 @@ public final class Workload {
         int clicks = 1 + r.nextInt(3);
         String won = null;
         for (int i = 0; i < clicks && System.currentTimeMillis() < stopMillis; i++) {
-            Client.Answer a = call(OpKind.PURCHASE, sale.id(), user, null,
+            Entries.Answer a = call(OpKind.PURCHASE, sale.id(), user, null,
                     id -> entries.post("/api/sales/" + sale.id() + "/purchase", null, id, null, auth));
             if (a.cut()) {
                 // The page's connection failed or was cut with its entry point: the shopper clicks again at once,
@@ -201,7 +199,7 @@ public final class Workload {
         String[] headers = {auth[0], auth[1], auth[2], auth[3], "Idempotency-Key", key};
         long deadline = System.currentTimeMillis() + (sale.payWindowSeconds() + 15) * 1000L;
         while (System.currentTimeMillis() < deadline) {
-            Client.Answer a = call(OpKind.PAY, sale.id(), user, orderId,
+            Entries.Answer a = call(OpKind.PAY, sale.id(), user, orderId,
                     id -> entries.post("/api/orders/" + orderId + "/pay", null, id, null, headers));
             if (a.status() == 200 || a.status() == 410 || a.status() == 402 || a.status() == 404 || a.status() == 401) {
                 return;
@@ -213,16 +211,16 @@ public final class Workload {
     }
 
     private interface Request {
-        Client.Answer send(String requestId);
+        Entries.Answer send(String requestId);
     }
 
-    private Client.Answer call(OpKind kind, long saleId, long user, String orderId, Request request) {
+    private Entries.Answer call(OpKind kind, long saleId, long user, String orderId, Request request) {
         long id = history.nextId();
         String requestId = runId + "-" + id;
         long start = System.currentTimeMillis();
-        Client.Answer a = request.send(requestId);
+        Entries.Answer a = request.send(requestId);
         history.record(new Op(id, kind, requestId, saleId, user, 0, start, System.currentTimeMillis(), a.status(),
-                a.code(), a.orderId() != null ? a.orderId() : orderId, a.entry(), a.contract()));
+                a.code(), a.orderId() != null ? a.orderId() : orderId, a.entry(), a.http().contract()));
         return a;
     }
 
@@ -239,15 +237,5 @@ public final class Workload {
             Thread.currentThread().interrupt();
             return false;
         }
-    }
-
-    /** Every sale's stock and window, for the report. */
-    public List<String> describeSales() {
-        List<String> out = new ArrayList<>();
-        for (RunSale s : sales) {
-            out.add("sale " + s.id() + ": stock " + s.stock() + ", pay window " + s.payWindowSeconds() + " s, on "
-                    + (s.master() == null ? "?" : s.master()));
-        }
-        return out;
     }
 }

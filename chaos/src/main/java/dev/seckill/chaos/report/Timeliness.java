@@ -5,6 +5,7 @@ import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Window;
 import dev.seckill.check.Op;
 import dev.seckill.check.OpKind;
+import dev.seckill.testkit.ClusterStack;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -102,7 +103,7 @@ public final class Timeliness {
     private static String role(Window w) {
         String node = w.event().fault() instanceof Fault.Partition p ? p.isolated()
                 : w.event().fault().nodes().getFirst();
-        return node.replaceFirst("-[0-9]+$", "");
+        return ClusterStack.kindOf(node);
     }
 
     private static Row row(String name, List<Op> ops, Set<Op> excusedOps, long deadline) {

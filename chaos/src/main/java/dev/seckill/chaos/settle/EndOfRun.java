@@ -3,13 +3,16 @@ package dev.seckill.chaos.settle;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.chaos.load.AdminCalls;
 import dev.seckill.chaos.load.RunSale;
+import dev.seckill.testkit.Await;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The end of a run, on a healed cluster: every sale's payment windows lapse and the expiry returns their units
@@ -41,36 +44,25 @@ public final class EndOfRun {
         Duration lapse = Duration.ofSeconds(window + 90);
         log.accept("waiting for the payment windows (up to " + window + " s) to lapse and the units to come back");
         for (long id : saleIds) {
-            if (!await(lapse, () -> {
-                JsonNode s = stats(id);
-                return s != null && s.path("dbConfirmed").asLong(-1) == 0 && s.path("unitsOwed").asLong(-1) == 0;
-            })) {
-                unsettled.add("sale " + id + ": CONFIRMED orders or owed units left after " + lapse.toSeconds() + " s: "
-                        + stats(id));
-            }
+            await(lapse, () -> stat(id, "dbConfirmed") == 0 && stat(id, "unitsOwed") == 0,
+                    () -> "sale " + id + ": CONFIRMED orders or owed units left after " + lapse.toSeconds() + " s: "
+                            + stats(id), unsettled);
         }
         Map<Long, JsonNode> reconciled = new LinkedHashMap<>();
         for (long id : saleIds) {
-            JsonNode[] last = new JsonNode[1];
-            boolean ok = await(RECONCILED, () -> {
+            await(RECONCILED, () -> {
                 AdminCalls.Reply r = admin.reconcile(id);
-                last[0] = r.answer().body();
+                reconciled.put(id, r.answer().json());
                 String code = r.answer().code();
                 return r.answer().status() == 200 && ("ARCHIVED".equals(code)
-                        || "RECONCILED".equals(code) && r.answer().body().path("pendingBuyers").asLong(0) == 0);
-            });
-            reconciled.put(id, last[0]);
-            if (!ok) {
-                unsettled.add("sale " + id + ": not reconciled within " + RECONCILED.toSeconds() + " s: " + last[0]);
-            }
+                        || "RECONCILED".equals(code) && r.answer().json().path("pendingBuyers").asLong(0) == 0);
+            }, () -> "sale " + id + ": not reconciled within " + RECONCILED.toSeconds() + " s: " + reconciled.get(id),
+                    unsettled);
         }
         for (long id : saleIds) {
-            if (!await(CAUGHT_UP, () -> {
-                JsonNode s = stats(id);
-                return s != null && s.path("consumerLag").asLong(-1) == 0;
-            })) {
-                unsettled.add("sale " + id + ": the writers did not catch up within " + CAUGHT_UP.toSeconds() + " s");
-            }
+            await(CAUGHT_UP, () -> stat(id, "consumerLag") == 0,
+                    () -> "sale " + id + ": the writers did not catch up within " + CAUGHT_UP.toSeconds() + " s",
+                    unsettled);
         }
         unsettled.forEach(u -> log.accept("not settled: " + u));
         return new Outcome(reconciled, unsettled, System.currentTimeMillis() - t0);
@@ -78,23 +70,24 @@ public final class EndOfRun {
 
     private JsonNode stats(long id) {
         AdminCalls.Reply r = admin.stats(id);
-        return r.answer().status() == 200 ? r.answer().body() : null;
+        return r.answer().status() == 200 ? r.answer().json() : null;
     }
 
-    private interface Check {
-        boolean done();
+    /** One figure of the sale's stats; -1 when there is no answer. */
+    private long stat(long id, String field) {
+        JsonNode s = stats(id);
+        return s == null ? -1 : s.path(field).asLong(-1);
     }
 
-    private static boolean await(Duration timeout, Check check) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeout.toMillis();
-        while (true) {
-            if (check.done()) {
-                return true;
-            }
-            if (System.currentTimeMillis() > deadline) {
-                return false;
-            }
-            Thread.sleep(1_000);
+    /** Waits for {@code done}, asked once a second (each ask is an admin call); says what did not settle in time. */
+    private static void await(Duration timeout, BooleanSupplier done, Supplier<String> notSettled,
+                              List<String> unsettled) throws InterruptedException {
+        boolean held = Await.poll(timeout, Duration.ofSeconds(1), done);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while settling");
+        }
+        if (!held) {
+            unsettled.add(notSettled.get());
         }
     }
 }

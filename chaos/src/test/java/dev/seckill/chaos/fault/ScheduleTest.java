@@ -1,16 +1,18 @@
 package dev.seckill.chaos.fault;
 
+import dev.seckill.testkit.ClusterStack;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ScheduleTest {
@@ -18,23 +20,32 @@ class ScheduleTest {
     private static final List<String> NODES = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
             "db", "kafka-1", "kafka-2", "kafka-3", "service-1", "service-2", "writer-1", "writer-2", "edge-1",
             "edge-2", "lb", "lb-2");
-    private static final Timeouts TIMEOUTS = Timeouts.read(Path.of("..").toAbsolutePath().normalize());
+    private static final Timeouts TIMEOUTS = Timeouts.read(ClusterStack.get()::setting);
 
     private static Schedule of(long seed, Duration length, Set<FaultKind> kinds) {
         return Schedule.generate(seed, NODES, length, kinds, TIMEOUTS);
     }
 
     @Test
-    void theTimeoutsAreTheConfigurationsOwn() {
-        assertEquals(2000, TIMEOUTS.redisNodeTimeout());
-        assertEquals(3000, TIMEOUTS.brokerSession());
-        assertEquals(10000, TIMEOUTS.writerSession());
-        assertEquals(1000, TIMEOUTS.serviceRedis());
-        assertEquals(5000, TIMEOUTS.serviceKafkaDelivery());
-        assertEquals(7500, TIMEOUTS.edgeRead());
-        assertEquals(7750, TIMEOUTS.lbRead());
-        assertEquals(8000, TIMEOUTS.deadline());
-        assertEquals(10_000, TIMEOUTS.client());
+    void theTimeoutsAreTheClusterSettings() {
+        Timeouts t = Timeouts.read(Map.of("REDIS_NODE_TIMEOUT_MS", "2100", "KAFKA_BROKER_SESSION_MS", "3100",
+                "WRITER_SESSION_TIMEOUT_MS", "10100", "WRITER_BACKOFF_MAX_MS", "5100", "DEADLINE_MS", "8100")::get);
+        assertEquals(new Timeouts(2100, 3100, 10100, 5100, 8100), t);
+        assertEquals(2100, t.watching("redis-4"));
+        assertEquals(3100, t.watching("kafka-2"));
+        assertEquals(10100, t.watching("writer-1"));
+        assertEquals(5100, t.watching("db"));
+        assertEquals(8100, t.watching("service-2"));
+        assertEquals(8100, t.watching("edge-1"));
+        assertEquals(10_100, t.watching("lb-2"));
+        assertEquals(10_100, t.client());
+    }
+
+    @Test
+    void aSettingThatIsNotMillisecondsIsNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Timeouts.read(
+                Map.of("REDIS_NODE_TIMEOUT_MS", "2s")::get));
+        assertTrue(e.getMessage().contains("REDIS_NODE_TIMEOUT_MS"), e.getMessage());
     }
 
     @Test

@@ -45,7 +45,7 @@ class EntriesTest {
         second = server(e -> answer(e, e.getRequestURI().getPath().equals("/lb/health") ? 200 : 410,
                 "{\"code\":\"SOLD_OUT\",\"message\":\"sold out\",\"requestId\":\"r\"}"));
         entries = new Entries(List.of("a", "b"), n -> "http://127.0.0.1:"
-                + (n.equals("a") ? first : second).getAddress().getPort(), new Client(4, 20_000), m -> { });
+                + (n.equals("a") ? first : second).getAddress().getPort(), 4, 20_000, m -> { });
     }
 
     @AfterEach
@@ -58,11 +58,11 @@ class EntriesTest {
 
     @Test
     void aRequestWaitingOnAnEntryThatGoesSilentIsCutAndTheNextGoesToTheOther() {
-        Client.Answer a = entries.post("/api/sales/7/purchase", null, "r1", null);
+        Entries.Answer a = entries.post("/api/sales/7/purchase", null, "r1", null);
         assertEquals(0, a.status());
         assertTrue(a.cut(), "cut, not timed out: " + a);
         assertEquals("a", a.entry());
-        Client.Answer again = entries.post("/api/sales/7/purchase", null, "r2", a.entry());
+        Entries.Answer again = entries.post("/api/sales/7/purchase", null, "r2", a.entry());
         assertEquals("b", again.entry(), "the click again goes to the other");
         assertEquals(410, again.status());
         assertEquals("b", entries.post("/api/sales/7/purchase", null, "r3", null).entry(), "the silent one is out");

@@ -8,9 +8,9 @@ import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Firewall;
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Timeouts;
-import dev.seckill.chaos.fault.Window;
+import dev.seckill.chaos.report.ChaosReport;
+import dev.seckill.chaos.report.Timeliness;
 import dev.seckill.testkit.ClusterStack;
-import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -45,14 +45,14 @@ class ChaosIT {
         ChaosOptions o = new ChaosOptions(LENGTH, seed, EnumSet.allOf(FaultKind.class),
                 Path.of("target", "chaos-report").toAbsolutePath());
         Chaos.Result r = Chaos.run(o, cluster);
+        ChaosReport report = r.report();
 
         assertEquals(Chaos.schedule(o, cluster), r.schedule(), "the schedule replays from the seed");
-        assertTrue(r.operations() > 100, "the workload ran: " + r.operations() + " operations");
+        assertTrue(report.operations() > 100, "the workload ran: " + report.operations() + " operations");
         assertEquals(r.schedule().events().size(), r.windows().size(), "every fault has its window");
-        for (Window w : r.windows()) {
-            assertTrue(w.injectedMillis() > 0 && w.healedMillis() >= w.injectedMillis(),
-                    "fault " + Schedule.describe(w.event()) + " injected and healed: " + w + " "
-                            + r.problems().getOrDefault(w.event().number(), ""));
+        for (ChaosReport.Fault f : report.schedule()) {
+            assertTrue(f.injectedMillis() > 0 && f.healedMillis() >= f.injectedMillis(),
+                    "fault #" + f.number() + " " + f.fault() + " injected and healed: " + f);
         }
         assertEquals(List.of(), Firewall.forCluster(cluster.port("lb")).rules(), "no partition rule left");
         for (String node : cluster.nodes()) {
@@ -60,12 +60,12 @@ class ChaosIT {
         }
         String status = cluster.status();
         assertTrue(!status.contains("stopped") && !status.contains("unhealthy"), "every node healthy:\n" + status);
-        assertTrue(Files.exists(r.report().resolve("report.md")) && Files.exists(r.report().resolve("report.json")));
-        assertEquals(Boolean.TRUE, r.holds(), "the verdict holds (" + r.checker() + "): see "
-                + r.report().resolve("report.md"));
-        assertEquals(List.of(), r.timeliness().overdue().stream().limit(10).toList(),
-                r.timeliness().overdue().size() + " operations unanswered past the deadline ("
-                        + r.timeliness().deadlineMillis() + " ms) plus the margin: see " + r.report().resolve("report.md"));
+        Path json = r.out().resolve("report.json");
+        assertTrue(Files.exists(json) && Files.exists(r.out().resolve("summary.md")), "report.json and summary.md");
+        assertEquals(Boolean.TRUE, report.holds(), "the verdict holds (" + report.checker() + "): see " + json);
+        Timeliness.Table t = report.timeliness();
+        assertEquals(List.of(), t.overdue().stream().limit(10).toList(), t.overdue().size()
+                + " operations unanswered past the deadline (" + t.deadlineMillis() + " ms) plus the margin: see " + json);
     }
 
     /**
@@ -73,7 +73,7 @@ class ChaosIT {
      * from another and one node from the rest of its group.
      */
     private long seedWithAFailoverPauseAndPartitions() {
-        Timeouts t = Timeouts.read(Stack.findHome());
+        Timeouts t = Timeouts.read(cluster::setting);
         for (long seed = 1; seed < 10_000; seed++) {
             Schedule s = Schedule.generate(seed, cluster.nodes(), LENGTH, EnumSet.allOf(FaultKind.class), t);
             boolean pause = s.events().stream().anyMatch(e -> e.fault() instanceof Fault.Pause p
