@@ -11,7 +11,7 @@
 
 # They are envsubst's to expand, not the shell's.
 # shellcheck disable=SC2016
-LB_VARS='${LB_LOAD_MODULES} ${LB_USER_DIRECTIVE} ${LB_RUN} ${LB_REAL_IP} ${LB_EDGES} ${LB_LUA} ${SECKILL_LB_WORKERS} ${SECKILL_LB_LISTEN}
+LB_VARS='${LB_LOAD_MODULES} ${LB_USER_DIRECTIVE} ${LB_RUN} ${LB_REAL_IP} ${LB_EDGES} ${LB_LUA} ${LB_ANSWERS} ${SECKILL_LB_WORKERS} ${SECKILL_LB_LISTEN}
 ${SECKILL_LB_PORT} ${SECKILL_LB_KEEPALIVE} ${SECKILL_LB_CONNECT_TIMEOUT} ${SECKILL_LB_READ_TIMEOUT}'
 
 lb_settings() {
@@ -36,7 +36,7 @@ lb_settings() {
   LB_EDGES=$(lb_addresses SECKILL_LB_UPSTREAM) || exit 1
   LB_REAL_IP=$(nginx_real_ip SECKILL_LB_TRUSTED_PROXIES) || exit 1
   LB_LOAD_MODULES=$(nginx_lua_modules "$SECKILL_LB_NGINX")
-  export LB_EDGES LB_REAL_IP LB_LOAD_MODULES LB_LUA="$HOME_DIR/openresty/lua"
+  export LB_EDGES LB_REAL_IP LB_LOAD_MODULES LB_LUA="$HOME_DIR/openresty/lua" LB_ANSWERS="$HOME_DIR/messages/answers.json"
   if [ "$(id -u)" = 0 ]; then export LB_USER_DIRECTIVE="user root;"; else export LB_USER_DIRECTIVE=""; fi
 }
 

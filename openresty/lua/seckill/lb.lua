@@ -7,6 +7,7 @@
 -- live in a shared dict, which every worker's balancer reads. When no edge is in, every edge is tried, so a request
 -- still gets the lb's own 503 rather than nothing.
 local balancer = require "ngx.balancer"
+local errors = require "seckill.errors"
 
 local M = {}
 
@@ -112,6 +113,25 @@ function M.pick()
         ngx.log(ngx.ERR, "cannot route to edge ", chosen.name, ": ", err)
         return ngx.exit(ngx.HTTP_BAD_GATEWAY)
     end
+end
+
+-- Sends the lb's own answer `name` from the one table of answers (seckill.errors), with the lb's request id.
+function M.answer(name)
+    local status, body, retry_after = errors.answer(name, ngx.var.lb_request_id)
+    ngx.status = status
+    ngx.header["Cache-Control"] = "no-store"
+    ngx.header["Retry-After"] = retry_after
+    ngx.header["Content-Length"] = #body
+    ngx.print(body)
+    return ngx.exit(ngx.HTTP_OK)
+end
+
+-- /lb/health: UP for an operator on the lb's own host (loopback, nothing forwarded), no such route for anyone else.
+function M.health()
+    if ngx.var.lb_operator ~= "1" then
+        return M.answer("not_found")
+    end
+    ngx.print('{"status":"UP"}')
 end
 
 return M
