@@ -8,7 +8,7 @@ local latency = require "seckill.latency"
 local admin = require "seckill.admin"
 local reply = require "seckill.reply"
 local errors = require "seckill.errors"
-local waiting = require "seckill.line"
+local line = require "seckill.line"
 local json = require "seckill.json"
 
 local ngx = ngx
@@ -40,7 +40,7 @@ function _M.init(settings)
     latencies = latency.new(settings.latency_dict)
     flags = sale_flags.new(settings.flags_dict, settings.flag_recheck)
     admitter = admission.new(settings.admission_dict, settings.admission)
-    lines = waiting.new(settings.lines_dict, settings.line_secret, settings.line_fetch)
+    lines = line.new(settings.lines_dict, settings.line_secret, settings.line_fetch)
     limiters = {}
     for route, limit in pairs(settings.limits) do
         limiters[route] = rate_limit.new(limit.rate, limit.burst)
@@ -199,17 +199,17 @@ end
 local function line_answer(id, s, ticket)
     local code = s.code
     counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", code))
-    if code == waiting.SOLD_OUT then
+    if code == line.SOLD_OUT then
         ngx.header["X-Seckill-Sold-Out"] = "1"
         return send_json(reply.GONE, sale_flags.body(sale_flags.SOLD_OUT, id))
-    elseif code == waiting.ENDED then
+    elseif code == line.ENDED then
         return send_json(reply.GONE, sale_flags.body(sale_flags.SALE_ENDED, id))
-    elseif code == waiting.LAPSED then
+    elseif code == line.LAPSED then
         return shared_answer(errors.ADMISSION_LAPSED, LAPSED_FIELDS, { saleId = json.id(id) })
-    elseif code == waiting.ADMITTED then
+    elseif code == line.ADMITTED then
         return reply.json(reply.OK, ADMITTED_FIELDS, { code = code, saleId = json.id(id),
                                                        admittedUntil = iso(s.until_ms), ticket = ticket })
-    elseif code == waiting.WAITLIST then
+    elseif code == line.WAITLIST then
         return reply.json(reply.OK, WAITLIST_FIELDS, { code = code, saleId = json.id(id), position = s.position,
                                                        ahead = s.ahead, returning = s.returning,
                                                        returnBy = s.return_by, refreshSeconds = s.refresh,
@@ -247,10 +247,10 @@ function _M.line()
     local t, refusal = lines:check(raw, id)
     if not t then
         counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", refusal))
-        return reply.error(refusal == waiting.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
+        return reply.error(refusal == line.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
     end
     local p = progress_or_answer(id)
-    return line_answer(id, waiting.standing(p, t, now() * 1000), raw)
+    return line_answer(id, line.standing(p, t, now() * 1000), raw)
 end
 
 local function not_admitted(id, position, ahead, retry)
@@ -275,17 +275,17 @@ function _M.line_gate()
     end
     local t, refusal = lines:check(raw, id)
     if not t then
-        return reply.error(refusal == waiting.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
+        return reply.error(refusal == line.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
     end
     local p, status = lines:progress(id)
     if not p then
         -- No line (409) or no sale (404): the service answers the purchase as such.
         return
     end
-    local s = waiting.standing(p, t, now() * 1000)
-    if s.code == waiting.IN_LINE or s.code == waiting.WAITLIST then
+    local s = line.standing(p, t, now() * 1000)
+    if s.code == line.IN_LINE or s.code == line.WAITLIST then
         return not_admitted(id, s.position, s.ahead, s.refresh)
-    elseif s.code == waiting.LAPSED then
+    elseif s.code == line.LAPSED then
         return not_admitted(id, nil, nil, 1)
     end
 end
