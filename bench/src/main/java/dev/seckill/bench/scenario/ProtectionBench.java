@@ -31,8 +31,8 @@ import static dev.seckill.bench.report.Section.f;
 
 /**
  * {@code bench --protection}, the section "protection": a purchase path's cost over HTTP, the in-process costs
- * (the microbench module's {@code ProtectionGate}, read from {@value Jmh#FILE}), and the challenge's effect on a sale's first seconds ({@link ArrivalCurve}). Each of its
- * sales is checked like the flash sale.
+ * (the microbench module's {@code ProtectionGate}, read from {@value Jmh#FILE}), and the challenge's effect on a
+ * sale's first seconds ({@link ArrivalCurve}). Each of its sales is checked like the flash sale.
  */
 public record ProtectionBench(Scenario s) {
 
