@@ -183,8 +183,9 @@ bench_micro() {
   [ ${#args[@]} -gt 0 ] || return 0
   say "micro-benchmarks (JMH ${args[*]}; output in $out/jmh.txt)"
   ( bench_env
-    "$JAVA" "${JAVA_FLAGS[@]}" -Djmh.ignoreLock=true -jar "$HOME_DIR/microbench/target/seckill-microbench.jar" -foe true -rf json \
-      -rff "$out/jmh.json" "${args[@]}" > "$out/jmh.txt" 2>&1 ) || die "the micro-benchmarks failed: see $out/jmh.txt"
+    "$JAVA" "${JAVA_FLAGS[@]}" -Djmh.ignoreLock=true -jar "$HOME_DIR/microbench/target/seckill-microbench.jar" \
+      -foe true -rf json -rff "$out/jmh.json" "${args[@]}" > "$out/jmh.txt" 2>&1 ) \
+    || die "the micro-benchmarks failed: see $out/jmh.txt"
 }
 
 # The environment the bench's mains read the stack from, as the tests do (the test kit's Stack): its ports, run
