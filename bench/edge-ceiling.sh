@@ -41,7 +41,7 @@ trap 'curl -fsS -m 3 -X DELETE "$EDGE/edge/flags/sold-out/$SALE_ID" > /dev/null 
 echo "edge $EDGE, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS interleaved rounds"
 best_ok=0 best_sc=0
 for ((round = 1; round <= ROUNDS; round++)); do
-  read -r ok_rps ok_total ok_bad < <(wrk_rps "$EDGE/edge/bench/ok")
+  read -r ok_rps _ ok_bad < <(wrk_rps "$EDGE/edge/bench/ok")
   [ "$ok_bad" = 0 ] || die "/edge/bench/ok answered $ok_bad non-2xx responses"
 
   before=$(short_circuits)

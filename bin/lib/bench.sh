@@ -32,6 +32,11 @@ bench_snapshot_jar() {
 # shellcheck disable=SC2034
 bench_use_snapshots() { JAR_COPIES=true; }
 
+# The field's tools the bench runs: wrk and redis-benchmark (bench/ceilings.sh), pidstat (CPU and memory).
+bench_tools_installed() {
+  command -v wrk > /dev/null && command -v redis-benchmark > /dev/null && command -v pidstat > /dev/null
+}
+
 bench_jar() { echo "$HOME_DIR/bench/target/seckill-bench.jar"; }
 
 # `up` semantics: build_if_stale rebuilds the checkout only when no JVM of any stack runs from its jars.
@@ -76,7 +81,7 @@ cmd_bench() {
   options=$(bench_main dev.seckill.bench.BenchOptions "$@") || exit 2
   eval "$options"
   if [ "$help" = true ]; then echo "$usage"; return 0; fi
-  if ! command -v wrk > /dev/null || ! command -v redis-benchmark > /dev/null; then cmd_install; fi
+  bench_tools_installed || cmd_install
   mkdir -p "$CACHE"
 
   BENCH_STARTED=""
@@ -251,7 +256,7 @@ cmd_bench_cluster() {
   # one edge does and the comparison would measure the knob. Set high for both unless given: the topologies' own
   # capacity is compared (each edge's limit still follows its service).
   export SECKILL_EDGE_ADMIT_RATE=${SECKILL_EDGE_ADMIT_RATE:-100000} SECKILL_EDGE_ADMIT_IN_FLIGHT=${SECKILL_EDGE_ADMIT_IN_FLIGHT:-4096}
-  if ! command -v wrk > /dev/null || ! command -v redis-benchmark > /dev/null; then cmd_install; fi
+  bench_tools_installed || cmd_install
   use_jdk
   mkdir -p "$CACHE"
   bench_isolated_stack

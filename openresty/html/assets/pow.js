@@ -1,5 +1,5 @@
 /*
- * The proof of work of a protected sale (issue 15), in a Web Worker so the page stays responsive while it runs.
+ * The proof of work of a protected sale, in a Web Worker so the page stays responsive while it runs.
  *
  * In:  { salt, bits }. Out: { progress: tried, rate } about every 100 ms, then { nonce, tried, rate }.
  * A solution is a decimal nonce such that SHA-256(UTF-8 of salt + ":" + nonce) begins with `bits` zero bits

@@ -14,6 +14,7 @@
 local reply = require "seckill.reply"
 local sale_flags = require "seckill.flags"
 local metrics = require "seckill.metrics"
+local json = require "seckill.json"
 
 local ngx = ngx
 local var = ngx.var
@@ -21,37 +22,47 @@ local get_method = ngx.req.get_method
 local log = ngx.log
 local ERR = ngx.ERR
 local str_match = string.match
-local str_format = string.format
-local concat = table.concat
+local math_floor = math.floor
 local tonumber = tonumber
-local tostring = tostring
 local ipairs = ipairs
 
 local _M = {}
+
+-- The answers' fields in order.
+local FLAG_FIELDS = { "saleId", "soldOut", "code", "held", "ttlSeconds" }
+local LISTED_FIELDS = { "type", "saleId", "code", "held", "ttlSeconds" }
+local LIST_FIELDS = { "defaultTtlSeconds", "flags" }
+local CLEARED_FIELDS = { "saleId", "soldOut", "cleared" }
+
+local function send(status, keys, body)
+    return reply.send(status, json.object(keys, body))
+end
 
 -- Longest TTL an operator may set: a flag must never outlive a forgotten restock by more than a day.
 local MAX_TTL = 86400
 -- At most this many flags are listed (the walk locks the dict).
 local MAX_LISTED = 1024
 
+-- Seconds to the millisecond.
 local function ttl_number(ttl)
-    return str_format("%.3f", ttl)
+    return math_floor(ttl * 1000 + 0.5) / 1000
 end
 
--- The fields every flag shows after its saleId: code, held and, unless a re-check is due, ttlSeconds.
-local function flag_fields(s)
-    local out = ',"code":"' .. s.code .. '","held":' .. tostring(s.held)
+-- Adds the fields every flag shows after its saleId: code, held and, unless a re-check is due, ttlSeconds.
+local function flag_fields(out, s)
+    out.code = s.code
+    out.held = s.held
     if s.ttl then
-        out = out .. ',"ttlSeconds":' .. ttl_number(s.ttl)
+        out.ttlSeconds = ttl_number(s.ttl)
     end
     return out
 end
 
 local function flag_json(id, s)
     if not s then
-        return '{"saleId":' .. id .. ',"soldOut":false}'
+        return { saleId = json.id(id), soldOut = false }
     end
-    return '{"saleId":' .. id .. ',"soldOut":' .. tostring(s.code == sale_flags.SOLD_OUT) .. flag_fields(s) .. '}'
+    return flag_fields({ saleId = json.id(id), soldOut = s.code == sale_flags.SOLD_OUT }, s)
 end
 
 local TYPES = { [sale_flags.SOLD_OUT] = "sold-out", [sale_flags.SALE_ENDED] = "ended" }
@@ -59,10 +70,9 @@ local TYPES = { [sale_flags.SOLD_OUT] = "sold-out", [sale_flags.SALE_ENDED] = "e
 local function list(flags)
     local items = {}
     for _, f in ipairs(flags:list(MAX_LISTED)) do
-        items[#items + 1] = '{"type":"' .. TYPES[f.code] .. '","saleId":' .. f.id .. flag_fields(f) .. '}'
+        items[#items + 1] = json.object(LISTED_FIELDS, flag_fields({ type = TYPES[f.code], saleId = json.id(f.id) }, f))
     end
-    return reply.send(reply.OK,
-        '{"defaultTtlSeconds":' .. flags.default_ttl .. ',"flags":[' .. concat(items, ",") .. ']}')
+    return send(reply.OK, LIST_FIELDS, { defaultTtlSeconds = flags.default_ttl, flags = json.raw(json.array(items)) })
 end
 
 -- The TTL asked for (nil: the default), or nil and the name of the error answer.
@@ -80,7 +90,7 @@ end
 
 local function one(flags, counters, id, method)
     if method == "GET" then
-        return reply.send(reply.OK, flag_json(id, flags:state(id)))
+        return send(reply.OK, FLAG_FIELDS, flag_json(id, flags:state(id)))
     end
     if method == "PUT" then
         local ttl, refusal = requested_ttl()
@@ -93,14 +103,15 @@ local function one(flags, counters, id, method)
             return reply.error("flag_unavailable")
         end
         counters:incr(metrics.label(metrics.FLAGS_SET, "source", "admin"))
-        return reply.send(reply.OK, flag_json(id, flags:state(id)))
+        return send(reply.OK, FLAG_FIELDS, flag_json(id, flags:state(id)))
     end
     if method == "DELETE" then
         local was = flags:clear(id)
         if was then
             counters:incr(metrics.FLAGS_CLEARED)
         end
-        return reply.send(reply.OK, '{"saleId":' .. id .. ',"soldOut":false,"cleared":' .. tostring(was) .. '}')
+        return send(reply.OK, CLEARED_FIELDS,
+            { saleId = json.id(id), soldOut = false, cleared = was and true or false })
     end
     return reply.method_not_allowed("GET, PUT, DELETE")
 end

@@ -9,6 +9,7 @@ local admin = require "seckill.admin"
 local reply = require "seckill.reply"
 local errors = require "seckill.errors"
 local waiting = require "seckill.line"
+local json = require "seckill.json"
 
 local ngx = ngx
 local var = ngx.var
@@ -27,12 +28,14 @@ local _M = {}
 local flags, admitter, limiters, counters, latencies, lines
 
 -- The admission's 429 says when to retry in its body too, like every 429 with a computed wait.
-local ADMISSION_FIELDS = '"retryAfter":1'
+local ADMISSION_FIELDS = { retryAfter = 1 }
 
 -- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), flag_recheck (s), flags_dict, admission
 -- ({ rate = per second, in_flight = purchases, min_in_flight = purchases, tolerance = factor }), admission_dict,
--- metrics_dict, latency_dict, lines_dict, line_secret, line_fetch (the progress location's prefix).
+-- metrics_dict, latency_dict, lines_dict, line_secret, line_fetch (the progress location's prefix), answers (the path
+-- of messages/answers.json).
 function _M.init(settings)
+    errors.load(settings.answers)
     counters = metrics.new(settings.metrics_dict)
     latencies = latency.new(settings.latency_dict)
     flags = sale_flags.new(settings.flags_dict, settings.flag_recheck)
@@ -160,17 +163,36 @@ local function iso(ms)
     return os.date("!%Y-%m-%dT%H:%M:%S", s) .. (frac > 0 and string.format(".%03d", frac) or "") .. "Z"
 end
 
-local function json_value(v)
+-- A JSON null where the contract writes one (a Lua nil drops the field).
+local function nullable(v)
     if v == nil then
-        return "null"
+        return json.null
     end
-    return tostring(v)
+    return v
 end
 
+-- Sends a JSON text the service wrote (passed through) or the flags wrote (seckill.flags).
 local function send_json(status, body)
     ngx.header.content_type = "application/json"
     ngx.header[reply.ANSWERED_BY] = "edge"
     return reply.send(status, body)
+end
+
+-- The fields of each answer written here, in the contract's order (docs/waiting-room.md).
+local LAPSED_FIELDS = { "code", "saleId", "message" }
+local ADMITTED_FIELDS = { "code", "saleId", "admittedUntil", "ticket" }
+local WAITLIST_FIELDS = { "code", "saleId", "position", "ahead", "returning", "returnBy", "refreshSeconds",
+                          "approximate", "ticket" }
+local IN_LINE_FIELDS = { "code", "saleId", "position", "ahead", "etaSeconds", "refreshSeconds", "approximate",
+                         "ticket", "drawAt" }
+local NOT_ADMITTED_FIELDS = { "code", "saleId", "position", "ahead", "retryAfter", "message" }
+
+-- An answer of the shared table (messages/answers.json) with fields of its own.
+local function shared_answer(name, keys, fields)
+    local status, code, message = errors.get(name)
+    fields.code = code
+    fields.message = message
+    return reply.json(status, keys, fields)
 end
 
 -- A poll's answer, field by field as the service's LineService writes it.
@@ -183,21 +205,20 @@ local function line_answer(id, s, ticket)
     elseif code == waiting.ENDED then
         return send_json(reply.GONE, sale_flags.body(sale_flags.SALE_ENDED, id))
     elseif code == waiting.LAPSED then
-        return send_json(reply.GONE, '{"code":"ADMISSION_LAPSED","saleId":' .. id
-            .. ',"message":"your turn came and went unused: the unit went to the next in line"}')
+        return shared_answer(errors.ADMISSION_LAPSED, LAPSED_FIELDS, { saleId = json.id(id) })
     elseif code == waiting.ADMITTED then
-        return send_json(reply.OK, '{"code":"ADMITTED","saleId":' .. id .. ',"admittedUntil":"' .. iso(s.until_ms)
-            .. '","ticket":"' .. ticket .. '"}')
+        return reply.json(reply.OK, ADMITTED_FIELDS, { code = code, saleId = json.id(id),
+                                                       admittedUntil = iso(s.until_ms), ticket = ticket })
     elseif code == waiting.WAITLIST then
-        return send_json(reply.OK, '{"code":"WAITLIST","saleId":' .. id .. ',"position":' .. s.position
-            .. ',"ahead":' .. s.ahead .. ',"returning":' .. s.returning .. ',"returnBy":"' .. iso(s.return_by)
-            .. '","refreshSeconds":' .. s.refresh .. ',"approximate":' .. tostring(s.approximate)
-            .. ',"ticket":"' .. ticket .. '"}')
+        return reply.json(reply.OK, WAITLIST_FIELDS, { code = code, saleId = json.id(id), position = s.position,
+                                                       ahead = s.ahead, returning = s.returning,
+                                                       returnBy = s.return_by, refreshSeconds = s.refresh,
+                                                       approximate = s.approximate, ticket = ticket })
     end
-    return send_json(reply.OK, '{"code":"IN_LINE","saleId":' .. id .. ',"position":' .. json_value(s.position)
-        .. ',"ahead":' .. json_value(s.ahead) .. ',"etaSeconds":' .. json_value(s.eta) .. ',"refreshSeconds":'
-        .. s.refresh .. ',"approximate":' .. tostring(s.approximate) .. ',"ticket":"' .. ticket .. '"'
-        .. (s.draw_ms and ',"drawAt":"' .. iso(s.draw_ms) .. '"' or "") .. '}')
+    return reply.json(reply.OK, IN_LINE_FIELDS, { code = code, saleId = json.id(id), position = nullable(s.position),
+                                                  ahead = nullable(s.ahead), etaSeconds = nullable(s.eta),
+                                                  refreshSeconds = s.refresh, approximate = s.approximate,
+                                                  ticket = ticket, drawAt = s.draw_at })
 end
 
 -- The line's progress for a request of sale id, or the answer the service gave instead (no such sale, no line).
@@ -235,9 +256,8 @@ end
 local function not_admitted(id, position, ahead, retry)
     counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", "NOT_ADMITTED"))
     ngx.header[reply.RETRY_AFTER] = retry
-    return send_json(429, '{"code":"NOT_ADMITTED","saleId":' .. id .. ',"position":' .. json_value(position)
-        .. ',"ahead":' .. json_value(ahead) .. ',"retryAfter":' .. retry
-        .. ',"message":"your turn in the line has not come"}')
+    return shared_answer(errors.NOT_ADMITTED, NOT_ADMITTED_FIELDS,
+        { saleId = json.id(id), position = nullable(position), ahead = nullable(ahead), retryAfter = retry })
 end
 
 -- Purchase, end of the rewrite phase: a sale with a line lets through only an admitted ticket of its own (the

@@ -12,6 +12,9 @@
 -- banned address): the re-check's own answer decides (edge.lua), the others' never do. The flag ends when it is
 -- cleared (the service's restock call, DELETE /edge/flags/...) or when a re-check is accepted (202: stock is back).
 -- An operator's flag (PUT ?ttl=N) is only a fresh mark: it ends after N seconds, without re-checks.
+local errors = require "seckill.errors"
+local json = require "seckill.json"
+
 local ngx = ngx
 local shared = ngx.shared
 local str_match = string.match
@@ -36,12 +39,14 @@ local HELD_SECONDS = 86400
 local ID_PATTERN = "^[1-9]%d*$"
 local MAX_ID_DIGITS = 19
 
--- The service's very bodies (saleId a JSON number, fields in its order). The service writes its own in Java
--- (PurchaseService); system-tests' SoldOutBodyIT compares both with it field by field against the real stack.
-local BODY = {
-    [_M.SOLD_OUT] = { '{"code":"SOLD_OUT","message":"sold out","saleId":', '}' },
-    [_M.SALE_ENDED] = { '{"code":"SALE_ENDED","saleId":', ',"message":"the sale is over"}' },
-}
+-- The service's very bodies: code and message from the one table both read (messages/answers.json, seckill.errors),
+-- saleId a JSON number. system-tests' SoldOutBodyIT compares the edge's with the service's field by field against
+-- the real stack. Each worker keeps the bodies it wrote (the flag answer is the edge's cheapest path), at most
+-- MAX_BODIES of them.
+local ANSWER = { [_M.SOLD_OUT] = errors.SOLD_OUT, [_M.SALE_ENDED] = errors.SALE_ENDED }
+local FIELDS = { [_M.SOLD_OUT] = { "code", "message", "saleId" }, [_M.SALE_ENDED] = { "code", "saleId", "message" } }
+local MAX_BODIES = 1024
+local bodies, body_count = {}, 0
 
 -- recheck_seconds: the re-check interval of learned flags, and the default lifetime of an operator's flag.
 function _M.new(dict_name, recheck_seconds)
@@ -59,9 +64,21 @@ function _M.canonical_id(raw)
     return raw
 end
 
+-- The 410 body of code (SOLD_OUT or SALE_ENDED) for sale id (canonical digits).
 function _M.body(code, id)
-    local b = BODY[code]
-    return b[1] .. id .. b[2]
+    local key = code .. id
+    local body = bodies[key]
+    if body then
+        return body
+    end
+    local _, answer_code, message = errors.get(ANSWER[code])
+    body = json.object(FIELDS[code], { code = answer_code, message = message, saleId = json.id(id) })
+    if body_count >= MAX_BODIES then
+        bodies, body_count = {}, 0
+    end
+    bodies[key] = body
+    body_count = body_count + 1
+    return body
 end
 
 -- For a purchase of sale id (canonical): the code the edge answers with, or nil when the purchase goes to the

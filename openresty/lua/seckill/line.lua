@@ -41,8 +41,8 @@ local mt = { __index = _M }
 
 local ALL = 4503599627370496
 local TICKET = "^l1%.([1-9]%d*)%.([1-9]%d*)%.([ps])(%d+)%.(%d+)%.([A-Za-z0-9_-]+)$"
--- Standing.java's bounds on the poll interval a client is told.
-local MAX_REFRESH, MIN_REFRESH, MAX_PREQUEUE_REFRESH = 10, 1, 30
+-- Standing.java's bounds on the poll interval a client is told (the upper one after the draw comes in the progress).
+local MIN_REFRESH, MAX_PREQUEUE_REFRESH = 1, 30
 -- How long a request that finds no progress yet waits for the one fetching it, and how long a fetch may take.
 local WAIT_FOR_FETCH, WAIT_STEP, FETCH_LOCK = 2, 0.02, 3
 local KEPT = 86400
@@ -202,19 +202,15 @@ local function clamp(seconds, max)
     return math_max(MIN_REFRESH, math_min(max, math_floor(seconds)))
 end
 
--- Standing.java's maxRefresh: at least four polls per admission time.
-local function max_refresh(p)
-    return math_max(MIN_REFRESH, math_min(MAX_REFRESH, math_floor(p.admitMs / 4000)))
-end
-
--- Where the holder of ticket t stands at now (ms): { code, ... } with the fields of the answer (Standing.java).
+-- Where the holder of ticket t stands at now (ms): { code, ... } with the fields of the answer (Standing.java). The
+-- figures that do not depend on the ticket are the service's, from the progress as they are: rate (of the ETA),
+-- maxRefreshSeconds, and the instants drawAt and returnBy as the service writes them.
 function _M.standing(p, t, now)
     if now >= p.endsAt then
         return { code = _M.ENDED }
     end
     local at = admitted_at(p, t)
     local stock_gone = p.remaining == 0
-    local return_by = p.soldOutAt + p.payWindowMs
     local may_return = p.mayReturn > 0
     if at then
         if stock_gone and not may_return then
@@ -228,7 +224,7 @@ function _M.standing(p, t, now)
     end
     if not p.drawn then
         local to_draw = math_max(0, math_floor(p.startsAt / 1000) - math_floor(now / 1000))
-        return { code = _M.IN_LINE, refresh = clamp(to_draw / 10, MAX_PREQUEUE_REFRESH), draw_ms = p.startsAt,
+        return { code = _M.IN_LINE, refresh = clamp(to_draw / 10, MAX_PREQUEUE_REFRESH), draw_at = p.drawAt,
                  approximate = t.prequeue }
     end
     local pos = position(p, t)
@@ -241,15 +237,12 @@ function _M.standing(p, t, now)
             return { code = _M.SOLD_OUT }
         end
         return { code = _M.WAITLIST, position = pos, ahead = ahead, returning = p.mayReturn,
-                 return_by = return_by, refresh = clamp(MAX_REFRESH, max_refresh(p)), approximate = t.prequeue }
+                 return_by = p.returnBy, refresh = p.maxRefreshSeconds, approximate = t.prequeue }
     end
     local rate = p.rate or 0
-    if rate <= 0 and (p.admitPerSecond or 0) > 0 then
-        rate = p.admitPerSecond
-    end
     local eta = rate > 0 and math_ceil(ahead / rate) or nil
     return { code = _M.IN_LINE, position = pos, ahead = ahead, eta = eta,
-             refresh = clamp(eta and eta / 10 or 2, max_refresh(p)), approximate = t.prequeue }
+             refresh = clamp(eta and eta / 10 or 2, p.maxRefreshSeconds), approximate = t.prequeue }
 end
 
 return _M

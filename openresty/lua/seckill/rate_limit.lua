@@ -31,11 +31,11 @@ function _M.new(rate, burst)
         retry_after = tostring(retry_after),
         limit = tostring(burst + 1),
         reset = tostring(reset),
-        body_fields = '"retryAfter":' .. retry_after,
+        body_fields = { retryAfter = retry_after },
     }, mt)
 end
 
--- Sets the 429's headers on the answer being built; returns the body's extra JSON fields (retryAfter).
+-- Sets the 429's headers on the answer being built; returns the body's extra fields (retryAfter).
 function _M.refusal(self)
     header[reply.RETRY_AFTER] = self.retry_after
     header[reply.LIMIT] = self.limit

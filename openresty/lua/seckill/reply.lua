@@ -1,6 +1,7 @@
 -- Answers written by the edge itself, and the header names and statuses they use.
 -- Every answer ends the request (ngx.exit with a 2xx code works in rewrite, access and content phases alike).
 local errors = require "seckill.errors"
+local json = require "seckill.json"
 
 local ngx = ngx
 local var = ngx.var
@@ -39,16 +40,24 @@ function _M.send(status, body)
 end
 
 -- Sends the edge's error answer `name` (seckill.errors) with the request id the service also got (X-Request-Id);
--- extra is an optional JSON fragment of more fields. The failed request may already carry a type of its own
--- (text/html for a page): an error is JSON whatever it was.
-function _M.error(name, extra)
-    local status, body, retry_after = errors.answer(name, var.edge_request_id, extra)
+-- fields is an optional table of more fields. The failed request may already carry a type of its own (text/html for
+-- a page): an error is JSON whatever it was.
+function _M.error(name, fields)
+    local status, body, retry_after = errors.answer(name, var.edge_request_id, fields)
     header.content_type = JSON
     header[_M.ANSWERED_BY] = "edge"
     if retry_after then
         header[_M.RETRY_AFTER] = retry_after
     end
     return _M.send(status, body)
+end
+
+-- Sends a JSON answer the edge writes itself, marked as the edge's: status, and the body's fields (a table) in the
+-- order of keys (seckill.json).
+function _M.json(status, keys, fields)
+    header.content_type = JSON
+    header[_M.ANSWERED_BY] = "edge"
+    return _M.send(status, json.object(keys, fields))
 end
 
 function _M.method_not_allowed(allow)

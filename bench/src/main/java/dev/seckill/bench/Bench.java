@@ -78,11 +78,11 @@ public final class Bench {
         BenchReport.Machine machine = BenchReport.Machine.now();
         StackAdmin admin = new StackAdmin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
-        try (Sampler sampler = new Sampler(stack, admin, Duration.ofMillis(250))) {
+        Path out = o.out().toAbsolutePath();
+        try (Sampler sampler = new Sampler(stack, admin, out)) {
             Progress.say("minting " + o.users() + " user tokens");
             Scenario s = new Scenario(stack, admin, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
                     o, redis, new ArrayList<>());
-            Path out = o.out().toAbsolutePath();
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(s).run() : null;
             FlashSale.Result sale;
             PaymentRun.Result payments = null;

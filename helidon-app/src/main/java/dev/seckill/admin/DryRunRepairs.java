@@ -1,5 +1,7 @@
 package dev.seckill.admin;
 
+import dev.seckill.purchase.BuyerMarks;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleStock;
 import dev.seckill.sale.StockChange;
@@ -14,12 +16,16 @@ import java.util.Set;
 final class DryRunRepairs implements Repairs {
 
     private final SaleStock stock;
+    private final BuyerMarks marks;
+    private final RedisUnitLedger ledger;
     private int released;
     private int marked;
     private int returned;
 
-    DryRunRepairs(SaleStock stock) {
+    DryRunRepairs(SaleStock stock, BuyerMarks marks, RedisUnitLedger ledger) {
         this.stock = stock;
+        this.marks = marks;
+        this.ledger = ledger;
     }
 
     @Override
@@ -53,7 +59,7 @@ final class DryRunRepairs implements Repairs {
         if (remaining == null) {
             return new StockChange(-1, -1);
         }
-        long live = stock.buyers(sale.id()) - released + marked - (stock.returned(sale.id()) + returned);
+        long live = marks.count(sale.id()) - released + marked - (ledger.returned(sale.id()) + returned);
         long after = Math.max(0, sale.stockTotal() - live);
         return new StockChange(remaining + released, after);
     }

@@ -1,7 +1,8 @@
 package dev.seckill.admin;
 
+import dev.seckill.purchase.BuyerMarks;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.purchase.Reopener;
-import dev.seckill.purchase.UnitLedger;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleStock;
@@ -17,12 +18,14 @@ import java.util.Set;
 final class LiveRepairs implements Repairs {
 
     private final SaleStock stock;
-    private final UnitLedger ledger;
+    private final BuyerMarks marks;
+    private final RedisUnitLedger ledger;
     private final SaleRepository sales;
     private final Reopener reopener;
 
-    LiveRepairs(SaleStock stock, UnitLedger ledger, SaleRepository sales, Reopener reopener) {
+    LiveRepairs(SaleStock stock, BuyerMarks marks, RedisUnitLedger ledger, SaleRepository sales, Reopener reopener) {
         this.stock = stock;
+        this.marks = marks;
         this.ledger = ledger;
         this.sales = sales;
         this.reopener = reopener;
@@ -32,8 +35,8 @@ final class LiveRepairs implements Repairs {
     public void rebuild(Sale sale, Map<Long, Long> written, Set<Long> expired) {
         // Buyers first: once the stock key is back purchases run, and earlier buyers must already be known. Expired
         // orders are counted as returned before the stock exists, so a pending release.lua finds them (ALREADY).
-        written.forEach((user, order) -> stock.markBuyer(sale.id(), user, order));
-        expired.forEach(order -> stock.markReturned(sale.id(), order));
+        written.forEach((user, order) -> marks.put(sale.id(), user, order));
+        expired.forEach(order -> ledger.markReturned(sale.id(), order));
         stock.preheat(sale, sale.stockTotal() - (written.size() - expired.size()));
     }
 
@@ -51,12 +54,12 @@ final class LiveRepairs implements Repairs {
 
     @Override
     public void mark(long saleId, long userId, long orderId) {
-        stock.markBuyer(saleId, userId, orderId);
+        marks.put(saleId, userId, orderId);
     }
 
     @Override
     public void returned(long saleId, long orderId) {
-        stock.markReturned(saleId, orderId);
+        ledger.markReturned(saleId, orderId);
     }
 
     @Override

@@ -1,10 +1,11 @@
 package dev.seckill.admin;
 
 import dev.seckill.order.OrderRepository;
+import dev.seckill.purchase.BuyerMarks;
 import dev.seckill.purchase.DeliveryTimeout;
 import dev.seckill.purchase.OrderIds;
+import dev.seckill.purchase.RedisUnitLedger;
 import dev.seckill.purchase.Reopener;
-import dev.seckill.purchase.UnitLedger;
 import dev.seckill.purchase.UnsentSend;
 import dev.seckill.sale.DbStock;
 import dev.seckill.sale.Sale;
@@ -48,21 +49,26 @@ public final class Reconciler {
 
     private final SaleRepository sales;
     private final SaleStock stock;
+    private final BuyerMarks marks;
+    private final RedisUnitLedger ledger;
     private final OrderRepository orders;
     private final ConsumerLag lag;
     private final Clock clock;
     private final Duration minGrace;
     private final Repairs live;
 
-    public Reconciler(SaleRepository sales, SaleStock stock, OrderRepository orders, UnitLedger ledger,
-                      Reopener reopener, ConsumerLag lag, Clock clock, DeliveryTimeout delivery) {
+    public Reconciler(SaleRepository sales, SaleStock stock, BuyerMarks marks, OrderRepository orders,
+                      RedisUnitLedger ledger, Reopener reopener, ConsumerLag lag, Clock clock,
+                      DeliveryTimeout delivery) {
         this.sales = sales;
         this.stock = stock;
+        this.marks = marks;
+        this.ledger = ledger;
         this.orders = orders;
         this.lag = lag;
         this.clock = clock;
         this.minGrace = delivery.settled();
-        this.live = new LiveRepairs(stock, ledger, sales, reopener);
+        this.live = new LiveRepairs(stock, marks, ledger, sales, reopener);
     }
 
     /** The smallest grace period allowed: a send older than this has landed in Kafka or failed. */
@@ -109,7 +115,7 @@ public final class Reconciler {
         if (behind > 0) {
             return new Report(sale.id(), dryRun, behind, 0, List.of());
         }
-        Repairs repairs = dryRun ? new DryRunRepairs(stock) : live;
+        Repairs repairs = dryRun ? new DryRunRepairs(stock, marks, ledger) : live;
         if (stock.archivedAt(sale.id()) != null) {
             // Settled and archived: its Redis keys leave on purpose, so only the database's stock is checked.
             return new Report(sale.id(), dryRun, 0, 0, repairDbStock(sale.id(), repairs).stream().toList(), true);
@@ -121,7 +127,7 @@ public final class Reconciler {
         if (!stock.keysPresent(sale.id())) {
             actions.add(rebuild(sale, written, expired, repairs));
         } else {
-            Map<Long, Long> buyers = stock.buyerOrders(sale.id());
+            Map<Long, Long> buyers = marks.orders(sale.id());
             Map<Long, UnsentSend> unsent = unsent(sale.id());
             long now = clock.millis();
             long settledBefore = now - grace.toMillis();
@@ -145,7 +151,7 @@ public final class Reconciler {
 
     private Map<Long, UnsentSend> unsent(long saleId) {
         Map<Long, UnsentSend> out = new HashMap<>();
-        stock.unsentSends(saleId).forEach((user, value) -> out.put(user, UnsentSend.parse(value)));
+        ledger.unsentSends(saleId).forEach((user, value) -> out.put(user, UnsentSend.parse(value)));
         return out;
     }
 
@@ -223,7 +229,7 @@ public final class Reconciler {
         if (expired.isEmpty()) {
             return List.of();
         }
-        Set<Long> counted = stock.returnedOrders(saleId);
+        Set<Long> counted = ledger.returnedOrders(saleId);
         List<Action> actions = new ArrayList<>();
         for (var w : written.entrySet()) {
             long orderId = w.getValue();

@@ -15,15 +15,15 @@ import dev.seckill.breaker.Breakers;
 import dev.seckill.breaker.GuardedOrders;
 import dev.seckill.breaker.GuardedReserver;
 import dev.seckill.breaker.GuardedSales;
-import dev.seckill.identity.Authenticator;
-import dev.seckill.identity.JwksKeys;
-import dev.seckill.identity.LoginService;
-import dev.seckill.identity.TokenSigner;
 import dev.seckill.expiry.Expiry;
 import dev.seckill.expiry.ExpiryMetrics;
 import dev.seckill.expiry.ExpiryRunner;
 import dev.seckill.expiry.ExpirySettings;
 import dev.seckill.expiry.LapsedOrderRepository;
+import dev.seckill.identity.Authenticator;
+import dev.seckill.identity.JwksKeys;
+import dev.seckill.identity.LoginService;
+import dev.seckill.identity.TokenSigner;
 import dev.seckill.line.LineAdminService;
 import dev.seckill.line.LineAdmission;
 import dev.seckill.line.LineService;
@@ -40,6 +40,7 @@ import dev.seckill.order.QueuedOrders;
 import dev.seckill.payment.LocalPaymentProvider;
 import dev.seckill.protection.Gate;
 import dev.seckill.protection.ProtectionService;
+import dev.seckill.purchase.BuyerMarks;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.KafkaSettings;
 import dev.seckill.purchase.LimiterSettings;
@@ -50,13 +51,12 @@ import dev.seckill.purchase.PurchaseService;
 import dev.seckill.purchase.Purchaser;
 import dev.seckill.purchase.RedisStockReserver;
 import dev.seckill.purchase.RedisUnitLedger;
+import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.ResendSettings;
 import dev.seckill.purchase.Resender;
-import dev.seckill.purchase.UnsentSales;
-import dev.seckill.purchase.Reopener;
 import dev.seckill.purchase.SoldOutFlags;
 import dev.seckill.purchase.StockReserver;
-import dev.seckill.purchase.UnitLedger;
+import dev.seckill.purchase.UnsentSales;
 import dev.seckill.redis.Keys;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.redis.ScriptRunner;
@@ -129,6 +129,7 @@ final class Wiring implements AutoCloseable {
         Breakers breakers = Breakers.create(settings.breaker(), clock, Metrics.globalRegistry, ShardMap.of(redis));
         SaleCatalog catalog = new SaleCatalog(new GuardedSales(saleRepository, breakers.db()), clock);
         SaleStock stock = new SaleStock(redis, scripts);
+        BuyerMarks buyerMarks = new BuyerMarks(redis);
         SaleViews views = new SaleViews(stock, clock);
         OrderRepository orderRepository = new OrderRepository(db);
 
@@ -143,7 +144,7 @@ final class Wiring implements AutoCloseable {
         StockReserver guarded = new EndedSales(new GuardedReserver(reserver, breakers.redis(), breakers.kafka()));
         // Behind no breaker: giving a unit back and recording a send's fate follow a reservation, so Redis answered
         // a moment ago.
-        UnitLedger ledger = new RedisUnitLedger(scripts, settings.redis().replicaAcks());
+        RedisUnitLedger ledger = new RedisUnitLedger(redis, scripts, settings.redis().replicaAcks());
         // One set of sold-out flags for the purchase path, reconcile and the expiry, which reopen a sale whose units came back.
         SoldOutFlags soldOut = new SoldOutFlags(clock, settings.soldOutTtlMs());
         Reopener reopener = new Reopener(soldOut, new EdgeFlags(settings.edgeAdmin(), Metrics.globalRegistry));
@@ -152,24 +153,25 @@ final class Wiring implements AutoCloseable {
         Purchaser purchaser = new Purchaser(guarded, ledger, publisher, ids, soldOut, reopener, metrics, unsentSales,
                 clock);
         AutoCloseable resender = startResender(settings.resend(),
-                new Resender(unsentSales, stock::unsentSends, catalog::find, ledger, publisher, clock,
+                new Resender(unsentSales, ledger::unsentSends, catalog::find, ledger, publisher, clock,
                         settings.resend().after()));
 
         ConsumerLag lag = new ConsumerLag(kafkaAdmin, kafka.topic(), kafka.writerGroup());
-        Reconciler reconciler = new Reconciler(saleRepository, stock, orderRepository, ledger, reopener, lag, clock,
-                kafka.deliveryTimeout());
+        Reconciler reconciler = new Reconciler(saleRepository, stock, buyerMarks, orderRepository, ledger, reopener,
+                lag, clock, kafka.deliveryTimeout());
         ReconcileSettings reconcile = settings.reconcile();
         PeriodicReconcile periodic = reconcile.periodic() ? PeriodicReconcile.start(reconciler, saleRepository, clock,
                 reconcile.interval(), reconcile.grace()) : null;
-        ExpiryRunner expiry = startExpiry(settings.expiry(), new LapsedOrderRepository(db), stock, reopener::reopen);
-        ArchivedMarks marks = new ArchivedMarks(stock::buyerOrder, stock::archivedAt,
+        ExpiryRunner expiry = startExpiry(settings.expiry(), new LapsedOrderRepository(db), ledger, reopener::reopen);
+        ArchivedMarks marks = new ArchivedMarks(buyerMarks::order, stock::archivedAt,
                 (sale, user) -> breakers.db().call(() -> orderRepository.orderIdOf(sale, user)));
         OrderLookup lookup = new OrderLookup(new GuardedOrders(orderRepository, breakers.db()),
-                new QueuedOrders(saleRepository, stock::buyerOrder, clock), marks,
+                new QueuedOrders(saleRepository, buyerMarks::order, clock), marks,
                 new IssuableOrderIds(catalog, clock));
         ArchiveSettings archiving = settings.archive();
         ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
-                new Archiver(saleRepository, stock, orderRepository, clock, archiving), archiving.interval()) : null;
+                new Archiver(saleRepository, stock, buyerMarks, orderRepository, clock, archiving),
+                archiving.interval()) : null;
         Gate gate = Protection.gate(settings.protection(), settings.token().secret(), redis, clock);
         LineTickets tickets = credentials.lineTickets();
         Lines lines = new Lines(scripts, settings.line(),
@@ -182,7 +184,8 @@ final class Wiring implements AutoCloseable {
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
-                        new SaleAudit(saleRepository, stock, orderRepository, lag), reconciler, reconcile.grace()),
+                        new SaleAudit(saleRepository, stock, buyerMarks, ledger, orderRepository, lag), reconciler,
+                        reconcile.grace()),
                 new ProtectionService(auth, catalog, gate),
                 settings.demoLogin() ? new LoginService(signer) : null,
                 breakers::open,
@@ -195,14 +198,14 @@ final class Wiring implements AutoCloseable {
      * The expiry of unpaid orders, every {@code seckill.expiry.interval-ms} (0 turns it off on this instance), in
      * batches of {@code seckill.expiry.batch} orders per transaction.
      */
-    private static ExpiryRunner startExpiry(ExpirySettings settings, LapsedOrderRepository orders, SaleStock stock,
-                                            Expiry.Reopener reopener) {
+    private static ExpiryRunner startExpiry(ExpirySettings settings, LapsedOrderRepository orders,
+                                            RedisUnitLedger ledger, Expiry.Reopener reopener) {
         if (!settings.enabled()) {
             LOG.warn("expiry is off on this instance (seckill.expiry.interval-ms = 0)");
             return null;
         }
         ExpiryMetrics metrics = new ExpiryMetrics(Metrics.globalRegistry);
-        return ExpiryRunner.start(new Expiry(orders, stock::release, reopener, metrics, settings.batch()), metrics,
+        return ExpiryRunner.start(new Expiry(orders, ledger::release, reopener, metrics, settings.batch()), metrics,
                 settings.interval());
     }
 

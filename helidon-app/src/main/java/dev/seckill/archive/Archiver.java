@@ -2,6 +2,7 @@ package dev.seckill.archive;
 
 import dev.seckill.order.OrderCounts;
 import dev.seckill.order.OrderRepository;
+import dev.seckill.purchase.BuyerMarks;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleRepository;
 import dev.seckill.sale.SaleStock;
@@ -27,14 +28,16 @@ public final class Archiver {
 
     private final SaleRepository sales;
     private final SaleStock stock;
+    private final BuyerMarks marks;
     private final OrderRepository orders;
     private final Clock clock;
     private final ArchiveSettings settings;
 
-    public Archiver(SaleRepository sales, SaleStock stock, OrderRepository orders, Clock clock,
+    public Archiver(SaleRepository sales, SaleStock stock, BuyerMarks marks, OrderRepository orders, Clock clock,
                     ArchiveSettings settings) {
         this.sales = sales;
         this.stock = stock;
+        this.marks = marks;
         this.orders = orders;
         this.clock = clock;
         this.settings = settings;
@@ -53,7 +56,7 @@ public final class Archiver {
             return false;
         }
         OrderCounts counts = orders.countsForSale(sale.id());
-        Settlement s = new Settlement(sale.endsAt().toEpochMilli(), now, stock.buyerOrders(sale.id()),
+        Settlement s = new Settlement(sale.endsAt().toEpochMilli(), now, marks.orders(sale.id()),
                 orders.ordersOfSale(sale.id()), counts.confirmed(), orders.unitsOwed(sale.id()));
         Settlement.Verdict verdict = s.judge(settings.grace(), settings.retention());
         if (!Settlement.archivable(verdict)) {

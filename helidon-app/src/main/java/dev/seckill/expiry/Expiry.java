@@ -28,7 +28,7 @@ public final class Expiry {
 
     /**
      * Gives back orders' units in Redis, one answer per order in the same order (release.lua in one pipelined
-     * batch through SaleStock; a fake in unit tests).
+     * batch through RedisUnitLedger; a fake in unit tests).
      */
     @FunctionalInterface
     public interface Releaser {

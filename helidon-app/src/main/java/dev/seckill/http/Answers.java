@@ -51,6 +51,11 @@ public final class Answers {
         json(res, status, error(req, code, message));
     }
 
+    /** The shared answer {@code a} (its status, code and message) with the request id. */
+    public static void error(ServerRequest req, ServerResponse res, SharedAnswer a) {
+        json(res, a.status(), error(req, a.code(), a.message()));
+    }
+
     /** 401 {@code UNAUTHENTICATED} with the stable {@code reason} the token was refused for. */
     public static void unauthenticated(ServerRequest req, ServerResponse res, TokenRefusal reason) {
         json(res, Status.UNAUTHORIZED_401, error(req, "UNAUTHENTICATED", reason.message(), "reason", reason.name()));

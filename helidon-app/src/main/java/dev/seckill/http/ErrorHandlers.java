@@ -60,9 +60,9 @@ public final class ErrorHandlers {
                 + route(req) + ", a dependency is unavailable: " + causes(e));
         res.header(HeaderNames.RETRY_AFTER, Integer.toString(UNAVAILABLE_RETRY_AFTER));
         if (e instanceof OrderKept kept) {
-            Answers.json(res, Status.SERVICE_UNAVAILABLE_503, Answers.error(req, "UNAVAILABLE", "your unit is held for "
-                    + "order " + kept.orderId() + ", which the order queue has not acknowledged yet; it is sent again "
-                    + "by itself: try again shortly to hear it queued", "orderId", kept.orderId()));
+            SharedAnswer a = SharedAnswer.ORDER_KEPT;
+            Answers.json(res, a.status(), Answers.error(req, a.code(), a.message("orderId", kept.orderId()),
+                    "orderId", kept.orderId()));
             return;
         }
         Answers.error(req, res, Status.SERVICE_UNAVAILABLE_503, "UNAVAILABLE",
@@ -79,17 +79,21 @@ public final class ErrorHandlers {
         LOG.atDebug().log(() -> "request " + RequestIds.of(req) + ": refused " + route(req) + " with "
                 + status.code() + ": " + e.getMessage());
         Refusal r = switch (status.code()) {
-            case 404 -> new Refusal("NOT_FOUND", "no such route");
-            case 405 -> new Refusal("METHOD_NOT_ALLOWED", "method not allowed on this route");
-            case 413 -> new Refusal("PAYLOAD_TOO_LARGE", "the body is too large");
+            case 404 -> Refusal.of(SharedAnswer.NOT_FOUND);
+            case 405 -> Refusal.of(SharedAnswer.METHOD_NOT_ALLOWED);
+            case 413 -> Refusal.of(SharedAnswer.TOO_LARGE);
             case 415 -> new Refusal("UNSUPPORTED_MEDIA_TYPE", "unsupported content type");
-            default -> new Refusal("BAD_REQUEST", "malformed request");
+            default -> Refusal.of(SharedAnswer.BAD_REQUEST);
         };
         Answers.error(req, res, status, r.code(), r.message());
     }
 
     /** The code and fixed message of one of the server's own refusals. */
     private record Refusal(String code, String message) {
+
+        static Refusal of(SharedAnswer a) {
+            return new Refusal(a.code(), a.message());
+        }
     }
 
     private static void other(ServerRequest req, ServerResponse res, Exception e) {

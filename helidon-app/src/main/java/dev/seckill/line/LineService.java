@@ -2,6 +2,7 @@ package dev.seckill.line;
 
 import dev.seckill.http.Answers;
 import dev.seckill.http.Ids;
+import dev.seckill.http.SharedAnswer;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
@@ -117,15 +118,18 @@ public final class LineService implements HttpService {
         Sale s = sale.get();
         LineProgress p = lines.progress(s);
         WaitingRoom room = s.waitingRoom();
-        // Numbers and booleans, and each step as [ms, admitted, cut]: the edge decodes it with cjson.
+        // Numbers and booleans, and each step as [ms, admitted, cut]: the edge decodes it with cjson. The figures
+        // that do not depend on a ticket are Standing's own, and the instants the answers show are written here
+        // (drawAt, returnBy): the edge uses them as they are (docs/waiting-room.md, "One standing").
         List<List<Long>> steps = p.steps().stream().map(st -> List.of(st.ms(), st.admitted(), st.cut())).toList();
         Answers.json(res, Status.OK_200, Answers.body("saleId", s.id(), "at", p.at(),
                 "startsAt", s.startsAt().toEpochMilli(), "endsAt", s.endsAt().toEpochMilli(),
-                "admitMs", room.admission().toMillis(), "admitPerSecond", room.admitPerSecond() == null ? 0 : room.admitPerSecond(),
-                "payWindowMs", s.payWindowSeconds() * 1000L, "drawn", p.drawn(), "prequeue", p.prequeue(),
+                "admitMs", room.admission().toMillis(), "drawn", p.drawn(), "prequeue", p.prequeue(),
                 "joinedAfter", p.joinedAfter(), "admitted", p.admitted(), "cut", p.cut(),
                 "remaining", p.remaining(), "mayReturn", p.mayReturn(), "soldOutAt", p.soldOutAt(),
-                "rate", p.rate(clock.millis()), "refreshMs", lines.settings().interval().toMillis(),
+                "drawAt", s.startsAt().toString(), "returnBy", Standing.returnBy(s, p).toString(),
+                "rate", Standing.rate(room, p),
+                "maxRefreshSeconds", Standing.maxRefresh(room), "refreshMs", lines.settings().interval().toMillis(),
                 "steps", steps));
     }
 
@@ -138,7 +142,7 @@ public final class LineService implements HttpService {
         OptionalLong id = Ids.param(req, "id");
         Optional<Sale> sale = id.isEmpty() ? Optional.empty() : catalog.find(id.getAsLong());
         if (sale.isEmpty()) {
-            Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+            Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND);
             return Optional.empty();
         }
         if (sale.get().waitingRoom() == null) {
@@ -150,7 +154,7 @@ public final class LineService implements HttpService {
     }
 
     static void refuse(ServerRequest req, ServerResponse res, LineTickets.Refusal refusal) {
-        Answers.error(req, res, Status.FORBIDDEN_403, refusal.name(), PurchaseService.ticketMessage(refusal.name()));
+        Answers.error(req, res, PurchaseService.ticketRefusal(refusal.name()));
     }
 
     /** The one switch from a standing to its answer; {@code ticket}: the holder's signed ticket. */
@@ -171,14 +175,14 @@ public final class LineService implements HttpService {
                     "approximate", w.approximate(), "ticket", ticket));
             case Standing.Admitted a -> Answers.json(res, Status.OK_200, Answers.body("code", "ADMITTED",
                     "saleId", s.id(), "admittedUntil", a.until().toString(), "ticket", ticket));
-            case Standing.Lapsed l -> Answers.json(res, Status.GONE_410, Answers.body("code", "ADMISSION_LAPSED",
-                    "saleId", s.id(), "message", "your turn came and went unused: the unit went to the next in line"));
+            case Standing.Lapsed l -> Answers.json(res, SharedAnswer.ADMISSION_LAPSED.status(), Answers.body("code",
+                    SharedAnswer.ADMISSION_LAPSED.code(), "saleId", s.id(), "message",
+                    SharedAnswer.ADMISSION_LAPSED.message()));
             case Standing.SoldOut so -> {
                 res.header(PurchaseService.SOLD_OUT_HEADER, "1");
                 Answers.json(res, Status.GONE_410, PurchaseService.soldOutBody(s.id()));
             }
-            case Standing.Ended e -> Answers.json(res, Status.GONE_410, Answers.body("code", "SALE_ENDED",
-                    "saleId", s.id(), "message", "the sale is over"));
+            case Standing.Ended e -> Answers.json(res, Status.GONE_410, PurchaseService.saleEndedBody(s.id()));
         }
     }
 }

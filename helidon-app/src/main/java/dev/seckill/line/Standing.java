@@ -6,8 +6,10 @@ import java.time.Instant;
 
 /**
  * Where a ticket's holder stands, from the line's progress alone (no Redis call): the answer to a buyer's poll. The
- * edge answers polls by the very same rules (openresty/lua/seckill/line.lua); LineServiceTest and the system tests
- * hold both to docs/waiting-room.md.
+ * edge answers polls alone, from the progress the service publishes (LineService's progress route): every figure
+ * that does not depend on the ticket (the rate, when returned units are due, the polling bounds) is computed here and
+ * published in it, so the edge only places the ticket (openresty/lua/seckill/line.lua, docs/waiting-room.md);
+ * system-tests' LineAnswersIT compares the edge's answers with the service's field by field on one line.
  */
 public sealed interface Standing {
 
@@ -60,7 +62,7 @@ public sealed interface Standing {
         boolean stockGone = p.remaining() == 0;
         // When the last unpaid order's window ends (its unit comes back within an expiry interval after that). The
         // line waits as long as any unit may come back, whatever the clock: each is paid or returned in the end.
-        Instant returnBy = Instant.ofEpochMilli(p.soldOutAt()).plusSeconds(sale.payWindowSeconds());
+        Instant returnBy = returnBy(sale, p);
         boolean mayReturn = p.mayReturn() > 0;
         if (admittedAt >= 0) {
             Instant until = Instant.ofEpochMilli(admittedAt).plus(room.admission());
@@ -84,10 +86,7 @@ public sealed interface Standing {
         }
         long position = exact != null ? exact : p.position(t);
         long ahead = ahead(p, position, exact == null && t.prequeue());
-        double rate = p.rate(now.toEpochMilli());
-        if (rate <= 0 && room.admitPerSecond() != null) {
-            rate = room.admitPerSecond();
-        }
+        double rate = rate(room, p);
         Long eta = rate > 0 ? (long) Math.ceil(ahead / rate) : null;
         return new InLine(position, ahead, eta, clamp(eta == null ? 2 : eta / 10, maxRefresh(room)), null,
                 exact == null && t.prequeue());
@@ -108,10 +107,24 @@ public sealed interface Standing {
     }
 
     /**
+     * Admissions a second the line's ETAs are computed with: the rate of the last ten seconds as of the progress (not
+     * of the clock: the edge, which holds the same progress, then tells the same ETA), else the room's set rate.
+     */
+    static double rate(WaitingRoom room, LineProgress p) {
+        double rate = p.rate(p.at());
+        return rate <= 0 && room.admitPerSecond() != null ? room.admitPerSecond() : rate;
+    }
+
+    /** When the last unpaid order's payment window ends. */
+    static Instant returnBy(Sale sale, LineProgress p) {
+        return Instant.ofEpochMilli(p.soldOutAt()).plusSeconds(sale.payWindowSeconds());
+    }
+
+    /**
      * A waiting buyer polls at least four times per admission time: admitted just after a poll, they still hear of
      * it with most of their turn left.
      */
-    private static int maxRefresh(WaitingRoom room) {
+    static int maxRefresh(WaitingRoom room) {
         return (int) Math.max(MIN_REFRESH_SECONDS, Math.min(MAX_REFRESH_SECONDS, room.admitSeconds() / 4));
     }
 

@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public final class QueuedOrders {
 
-    /** A buyer's recorded order id in one sale (Redis buyers through SaleStock; a fake in unit tests). */
+    /** A buyer's recorded order id in one sale (Redis buyers through BuyerMarks; a fake in unit tests). */
     @FunctionalInterface
     public interface BuyerMarks {
         Optional<String> orderOf(long saleId, long userId);

@@ -3,6 +3,7 @@ package dev.seckill.purchase;
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.failure.InvalidInput;
 import dev.seckill.http.Answers;
+import dev.seckill.http.SharedAnswer;
 import dev.seckill.http.Deadline;
 import dev.seckill.http.Ids;
 import dev.seckill.http.JsonBody;
@@ -154,8 +155,7 @@ public final class PurchaseService implements HttpService {
                 res.header(SOLD_OUT_HEADER, "1");
                 Answers.json(res, Status.GONE_410, soldOutBody(saleId));
             }
-            case PurchaseOutcome.SaleEnded e -> Answers.json(res, Status.GONE_410, Answers.body("code", "SALE_ENDED",
-                    "saleId", saleId, "message", "the sale is over"));
+            case PurchaseOutcome.SaleEnded e -> Answers.json(res, Status.GONE_410, saleEndedBody(saleId));
             case PurchaseOutcome.NotStarted n -> {
                 long seconds = ceilSeconds(n.waitMillis());
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
@@ -173,33 +173,38 @@ public final class PurchaseService implements HttpService {
                         "retryAfter", seconds, "message", "too many attempts; retry after " + seconds + " s"));
             }
             case PurchaseOutcome.SaleNotFound n ->
-                    Answers.error(req, res, Status.NOT_FOUND_404, "SALE_NOT_FOUND", "no such sale");
+                    Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND);
             case PurchaseOutcome.Unauthenticated u -> Answers.unauthenticated(req, res, u.reason());
             case PurchaseOutcome.PathRequired r -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_REQUIRED",
                     "this sale is bought through a purchase path: POST /api/sales/" + saleId + "/path first");
             case PurchaseOutcome.PathInvalid i -> Answers.error(req, res, Status.FORBIDDEN_403, "PATH_INVALID",
                     "this purchase link is not valid for you, or has expired; get a new one");
-            case PurchaseOutcome.TicketRefused t -> Answers.error(req, res, Status.FORBIDDEN_403, t.code(),
-                    ticketMessage(t.code()));
+            case PurchaseOutcome.TicketRefused t -> Answers.error(req, res, ticketRefusal(t.code()));
             case PurchaseOutcome.NotAdmitted n -> {
                 long seconds = ceilSeconds(n.waitMillis());
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
-                Answers.json(res, Status.TOO_MANY_REQUESTS_429, Answers.body("code", "NOT_ADMITTED",
-                        "saleId", saleId, "position", n.position(), "ahead", n.ahead(), "retryAfter", seconds,
-                        "message", "your turn in the line has not come"));
+                SharedAnswer a = SharedAnswer.NOT_ADMITTED;
+                Answers.json(res, a.status(), Answers.body("code", a.code(), "saleId", saleId,
+                        "position", n.position(), "ahead", n.ahead(), "retryAfter", seconds, "message", a.message()));
             }
         }
     }
 
-    /** The message of a refused line ticket's 403 (the edge's errors.lua has the same two). */
-    public static String ticketMessage(String code) {
-        return code.equals(TICKET_EXPIRED) ? "this line ticket has expired"
-                : "this line ticket is not valid for you or for this sale: join the line for one";
+    /** The 403 of a refused line ticket ({@code TICKET_EXPIRED} or {@code TICKET_INVALID}), as the edge answers it. */
+    public static SharedAnswer ticketRefusal(String code) {
+        return code.equals(TICKET_EXPIRED) ? SharedAnswer.TICKET_EXPIRED : SharedAnswer.TICKET_INVALID;
     }
 
     /** The SOLD_OUT body; the edge answers the very same one from its flag. */
     public static Map<String, Object> soldOutBody(long saleId) {
-        return Answers.body("code", "SOLD_OUT", "message", "sold out", "saleId", saleId);
+        SharedAnswer a = SharedAnswer.SOLD_OUT;
+        return Answers.body("code", a.code(), "message", a.message(), "saleId", saleId);
+    }
+
+    /** The SALE_ENDED body; the edge answers the very same one from its flag. */
+    public static Map<String, Object> saleEndedBody(long saleId) {
+        SharedAnswer a = SharedAnswer.SALE_ENDED;
+        return Answers.body("code", a.code(), "saleId", saleId, "message", a.message());
     }
 
     private static long ceilSeconds(long millis) {

@@ -46,6 +46,18 @@ class StandingTest {
     }
 
     @Test
+    void theEtaIsReckonedAtTheProgressNotAtTheClockSoTheEdgeWithTheSameProgressTellsTheSame() {
+        // 100 admitted at T + 1 s, the progress taken at T + 5 s: 100 over 4 s is 25 a second; 19 ahead, 1 s.
+        LineProgress p = progress(1000, 10, 0);
+        Standing.InLine soon = assertInstanceOf(Standing.InLine.class,
+                Standing.of(SALE, p, after(20), Instant.ofEpochMilli(p.at())));
+        Standing.InLine later = assertInstanceOf(Standing.InLine.class,
+                Standing.of(SALE, p, after(20), Instant.ofEpochMilli(p.at()).plusSeconds(30)));
+        assertEquals(soon.etaSeconds(), later.etaSeconds());
+        assertEquals(p.rate(p.at()), Standing.rate(SALE.waitingRoom(), p), "the rate the progress route publishes");
+    }
+
+    @Test
     void aPlaceAfterTheDrawIsBehindThePrequeueExactly() {
         Standing.InLine l = assertInstanceOf(Standing.InLine.class,
                 Standing.of(SALE, progress(1000, 10, 0), after(20), START.plusSeconds(5)));

@@ -177,7 +177,7 @@ class ClusterScriptsIT extends LineScriptContract {
         assertThrows(ReservationNotReplicated.class, () -> purchaser.attempt(sale, new User(2), REQUEST_ID));
         assertTrue(producer.history().isEmpty(), "no order");
         assertEquals(2L, stock.remaining(sale.id()), "the unit came back");
-        assertEquals(Optional.empty(), stock.buyerOrder(sale.id(), 2), "the buyer may try again");
+        assertEquals(Optional.empty(), marks.order(sale.id(), 2), "the buyer may try again");
     }
 
     @Test

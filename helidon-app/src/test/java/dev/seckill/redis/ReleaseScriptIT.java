@@ -1,5 +1,6 @@
 package dev.seckill.redis;
 
+import dev.seckill.purchase.BuyerMarks;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.RedisStockReserver;
 import dev.seckill.purchase.RedisUnitLedger;
@@ -34,6 +35,7 @@ class ReleaseScriptIT {
     private static SaleStock stock;
     private static RedisStockReserver reserver;
     private static RedisUnitLedger ledger;
+    private static BuyerMarks marks;
 
     @BeforeAll
     static void connect() {
@@ -42,7 +44,8 @@ class ReleaseScriptIT {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
-        ledger = new RedisUnitLedger(scripts, dev.seckill.redis.ReplicaAcks.none());
+        ledger = new RedisUnitLedger(redis, scripts, ReplicaAcks.none());
+        marks = new BuyerMarks(redis);
     }
 
     @AfterAll
@@ -65,12 +68,12 @@ class ReleaseScriptIT {
     @Test
     void theUnitOfAnExpiredOrderComesBackAndReopensASoldOutSale() {
         Sale sale = soldOut(2);
-        UnitReturn r = stock.release(sale.id(), 1, 101);
+        UnitReturn r = ledger.release(sale.id(), 1, 101);
         assertEquals(new UnitReturn(UnitReturn.Kind.RETURNED, 1), r);
         assertTrue(r.reopened());
         assertEquals(1L, stock.remaining(sale.id()));
-        assertEquals("101", stock.buyerOrder(sale.id(), 1).orElseThrow(), "the lapsed buyer keeps the mark");
-        assertEquals(1, stock.returned(sale.id()));
+        assertEquals("101", marks.order(sale.id(), 1).orElseThrow(), "the lapsed buyer keeps the mark");
+        assertEquals(1, ledger.returned(sale.id()));
     }
 
     @Test
@@ -78,7 +81,7 @@ class ReleaseScriptIT {
         Sale sale = soldOut(2);
         ledger.unsent(sale.id(), 1, 101, START + 1);
         ledger.unsent(sale.id(), 2, 102, START + 1);
-        assertEquals(UnitReturn.Kind.RETURNED, stock.release(sale.id(), 1, 101).kind());
+        assertEquals(UnitReturn.Kind.RETURNED, ledger.release(sale.id(), 1, 101).kind());
         assertFalse(redis.getMap(Keys.unsent(sale.id())).containsKey("1"), "no retry may resend an expired order");
         assertTrue(redis.getMap(Keys.unsent(sale.id())).containsKey("2"), "another buyer's entry stays");
     }
@@ -86,35 +89,35 @@ class ReleaseScriptIT {
     @Test
     void aSecondReleaseOfTheSameOrderChangesNothing() {
         Sale sale = soldOut(2);
-        stock.release(sale.id(), 1, 101);
-        assertEquals(new UnitReturn(UnitReturn.Kind.ALREADY, 0), stock.release(sale.id(), 1, 101));
+        ledger.release(sale.id(), 1, 101);
+        assertEquals(new UnitReturn(UnitReturn.Kind.ALREADY, 0), ledger.release(sale.id(), 1, 101));
         assertEquals(1L, stock.remaining(sale.id()));
     }
 
     @Test
     void anOrderTheBuyerDoesNotHoldIsNotReleased() {
         Sale sale = soldOut(2);
-        assertEquals(UnitReturn.Kind.NOT_HELD, stock.release(sale.id(), 1, 999).kind(), "another order id");
-        assertEquals(UnitReturn.Kind.NOT_HELD, stock.release(sale.id(), 9, 109).kind(), "no mark at all");
+        assertEquals(UnitReturn.Kind.NOT_HELD, ledger.release(sale.id(), 1, 999).kind(), "another order id");
+        assertEquals(UnitReturn.Kind.NOT_HELD, ledger.release(sale.id(), 9, 109).kind(), "no mark at all");
         assertEquals(0L, stock.remaining(sale.id()));
-        assertEquals(0, stock.returned(sale.id()));
+        assertEquals(0, ledger.returned(sale.id()));
     }
 
     @Test
     void aSaleWhoseKeysAreGoneIsLeftToReconcile() {
         Sale sale = soldOut(1);
         redis.getKeys().delete(Keys.stock(sale.id()));
-        assertEquals(UnitReturn.Kind.MISSING, stock.release(sale.id(), 1, 101).kind());
-        assertEquals(0, stock.returned(sale.id()));
+        assertEquals(UnitReturn.Kind.MISSING, ledger.release(sale.id(), 1, 101).kind());
+        assertEquals(0, ledger.returned(sale.id()));
     }
 
     @Test
     void conserveCountsOnlyLiveBuyers() {
         Sale sale = soldOut(3);
-        stock.release(sale.id(), 1, 101);
+        ledger.release(sale.id(), 1, 101);
         redis.getBucket(Keys.stock(sale.id())).set("0");
         assertEquals(new StockChange(0, 1), stock.conserve(sale), "3 buyers, 1 returned: 1 unit on sale");
-        assertTrue(stock.markReturned(sale.id(), 102));
+        assertTrue(ledger.markReturned(sale.id(), 102));
         assertEquals(new StockChange(1, 2), stock.conserve(sale));
     }
 
@@ -126,10 +129,10 @@ class ReleaseScriptIT {
                 new UnitReturn.Request(a.id(), 2, 102), new UnitReturn.Request(b.id(), 1, 101),
                 new UnitReturn.Request(b.id(), 5, 999));
         assertEquals(List.of(UnitReturn.Kind.RETURNED, UnitReturn.Kind.RETURNED, UnitReturn.Kind.RETURNED,
-                UnitReturn.Kind.NOT_HELD), stock.release(batch).stream().map(UnitReturn::kind).toList());
+                UnitReturn.Kind.NOT_HELD), ledger.release(batch).stream().map(UnitReturn::kind).toList());
         assertEquals(2L, stock.remaining(a.id()));
         assertEquals(1L, stock.remaining(b.id()));
-        assertTrue(stock.release(batch).stream().limit(3).allMatch(r -> r.kind() == UnitReturn.Kind.ALREADY));
+        assertTrue(ledger.release(batch).stream().limit(3).allMatch(r -> r.kind() == UnitReturn.Kind.ALREADY));
         assertEquals(2L, stock.remaining(a.id()));
     }
 
@@ -138,6 +141,6 @@ class ReleaseScriptIT {
         Sale sale = soldOut(2);
         redis.getScript().scriptFlush();
         assertEquals(List.of(new UnitReturn(UnitReturn.Kind.RETURNED, 1), new UnitReturn(UnitReturn.Kind.RETURNED, 2)),
-                stock.release(List.of(new UnitReturn.Request(sale.id(), 1, 101), new UnitReturn.Request(sale.id(), 2, 102))));
+                ledger.release(List.of(new UnitReturn.Request(sale.id(), 1, 101), new UnitReturn.Request(sale.id(), 2, 102))));
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.redis;
 
 import dev.seckill.failure.DependencyUnavailable;
 import dev.seckill.purchase.Attempt;
+import dev.seckill.purchase.BuyerMarks;
 import dev.seckill.purchase.Decision;
 import dev.seckill.purchase.LimiterSettings;
 import dev.seckill.purchase.PurchaseOutcome;
@@ -49,6 +50,7 @@ abstract class ScriptContract {
     SaleStock stock;
     RedisStockReserver reserver;
     RedisUnitLedger ledger;
+    BuyerMarks marks;
 
     /** The Redis to run the scripts on. */
     abstract RedissonClient connect();
@@ -60,7 +62,8 @@ abstract class ScriptContract {
         scripts.loadAll();
         stock = new SaleStock(redis, scripts);
         reserver = new RedisStockReserver(scripts, new LimiterSettings(1.0, 3), ReplicaAcks.none());
-        ledger = new RedisUnitLedger(scripts, dev.seckill.redis.ReplicaAcks.none());
+        ledger = new RedisUnitLedger(redis, scripts, ReplicaAcks.none());
+        marks = new BuyerMarks(redis);
     }
 
     @AfterAll
@@ -411,7 +414,7 @@ abstract class ScriptContract {
     void conserveSetsRemainingToTheTotalMinusTheRecordedBuyers() {
         Sale sale = preheated(5);
         reserver.reserve(sale, 1, 101, START + 1);
-        stock.markBuyer(sale.id(), 2, 102);
+        marks.put(sale.id(), 2, 102);
         assertEquals(new StockChange(4, 3), stock.conserve(sale), "a mark put back takes its unit");
         redis.getAtomicLong(Keys.stock(sale.id())).set(0);
         assertEquals(new StockChange(0, 3), stock.conserve(sale), "a lost unit comes back");
@@ -421,8 +424,8 @@ abstract class ScriptContract {
     @Test
     void conserveNeverSetsRemainingBelowZero() {
         Sale sale = preheated(1);
-        stock.markBuyer(sale.id(), 1, 101);
-        stock.markBuyer(sale.id(), 2, 102);
+        marks.put(sale.id(), 1, 101);
+        marks.put(sale.id(), 2, 102);
         assertEquals(new StockChange(1, 0), stock.conserve(sale));
         assertEquals(0L, stock.remaining(sale.id()));
     }

@@ -1,15 +1,15 @@
 package dev.seckill.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.StringNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,11 +58,11 @@ public final class ApiContract {
     private final AtomicInteger inline = new AtomicInteger();
 
     ApiContract(String yaml) {
-        this.doc = YAMLMapper.builder().build().readTree(yaml);
-        String json = JSON.writeValueAsString(doc);
+        this.doc = SchemaRefs.read(YAMLMapper.builder().build(), yaml);
+        String json = doc.toString();
         this.registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
                 b -> b.schemas(Map.of(BASE, json)));
-        for (String p : doc.path("paths").propertyNames()) {
+        for (String p : names(doc.path("paths"))) {
             templates.add(new Template(p, segments(p)));
         }
     }
@@ -133,7 +133,7 @@ public final class ApiContract {
         if (own == null && any == null) {
             return failure(what, op == null ? "no operation of the document serves this path and method, and "
                     + "x-any-request has no " + status : "status " + status + " is not in the operation's responses "
-                    + op.path("responses").propertyNames() + " nor in x-any-request", body);
+                    + names(op.path("responses")) + " nor in x-any-request", body);
         }
         String mismatch = own == null ? null : mismatch(method, own, header, body);
         if (own == null || mismatch != null) {
@@ -165,7 +165,7 @@ public final class ApiContract {
             }
             JsonNode schema = spec.get("schema");
             if (schema != null) {
-                List<Error> errors = schema(schema).validate(JSON.writeValueAsString(StringNode.valueOf(value)),
+                List<Error> errors = schema(schema).validate(TextNode.valueOf(value).toString(),
                         InputFormat.JSON);
                 if (!errors.isEmpty()) {
                     return "header " + h.getKey() + ": " + value + " does not match the document: " + errors;
@@ -193,7 +193,7 @@ public final class ApiContract {
             declared = content.get("*/*");
         }
         if (declared == null) {
-            return "Content-Type " + type + " is not one of " + content.propertyNames();
+            return "Content-Type " + type + " is not one of " + names(content);
         }
         JsonNode schema = declared.get("schema");
         if (schema == null) {
@@ -204,7 +204,7 @@ public final class ApiContract {
             return "the body does not match the document's schema: " + errors;
         }
         JsonNode codes = response.get("x-codes");
-        String code = JSON.readTree(body).path("code").asString("");
+        String code = SchemaRefs.read(JSON, body).path("code").asText("");
         if (codes != null && !code.isEmpty() && !contains(codes, code)) {
             return "code " + code + " is not one of this answer's x-codes " + codes;
         }
@@ -236,7 +236,7 @@ public final class ApiContract {
     /** A node, or the one its {@code $ref} (a local JSON pointer) names. */
     private JsonNode resolve(JsonNode node) {
         while (node != null && node.has("$ref")) {
-            node = doc.at(node.get("$ref").asString().substring(1));
+            node = doc.at(node.get("$ref").asText().substring(1));
             if (node.isMissingNode()) {
                 throw new IllegalStateException("the OpenAPI document has a dangling $ref");
             }
@@ -255,7 +255,7 @@ public final class ApiContract {
 
     private static boolean contains(JsonNode array, String value) {
         for (JsonNode n : array) {
-            if (n.asString().equals(value)) {
+            if (n.asText().equals(value)) {
                 return true;
             }
         }
@@ -345,5 +345,12 @@ public final class ApiContract {
             }
             return literals;
         }
+    }
+
+    /** An object node's property names, in order. */
+    private static List<String> names(JsonNode node) {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 }

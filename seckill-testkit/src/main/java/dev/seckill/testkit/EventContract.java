@@ -1,15 +1,14 @@
 package dev.seckill.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.StringNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,7 +35,6 @@ public final class EventContract {
     public static final String DOCUMENT = "docs/asyncapi.yaml";
 
     private static final String BASE = "https://seckill.dev/asyncapi.json";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static volatile EventContract shared;
 
     private final JsonNode doc;
@@ -45,12 +43,12 @@ public final class EventContract {
     private final AtomicInteger inline = new AtomicInteger();
 
     EventContract(String yaml) {
-        this.doc = YAMLMapper.builder().build().readTree(yaml);
-        if (!doc.path("asyncapi").asString("").startsWith("3.")) {
+        this.doc = SchemaRefs.read(YAMLMapper.builder().build(), yaml);
+        if (!doc.path("asyncapi").asText("").startsWith("3.")) {
             throw new IllegalStateException(DOCUMENT + " is not an AsyncAPI 3 document");
         }
         this.registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7,
-                b -> b.schemas(Map.of(BASE, JSON.writeValueAsString(doc))));
+                b -> b.schemas(Map.of(BASE, doc.toString())));
     }
 
     /** The contract of the repository this test runs in (read once). */
@@ -100,7 +98,7 @@ public final class EventContract {
     }
 
     private String mismatch(JsonNode message, String key, String value) {
-        String name = message.path("name").asString("a message");
+        String name = message.path("name").asText("a message");
         JsonNode payload = message.get("payload");
         if (payload != null) {
             List<Error> errors = schema(payload).validate(value, InputFormat.JSON);
@@ -113,7 +111,7 @@ public final class EventContract {
             if (key == null) {
                 return name + ": the record has no key";
             }
-            List<Error> errors = schema(keySchema).validate(JSON.writeValueAsString(StringNode.valueOf(key)),
+            List<Error> errors = schema(keySchema).validate(TextNode.valueOf(key).toString(),
                     InputFormat.JSON);
             if (!errors.isEmpty()) {
                 return name + ": key " + key + " does not match its schema: " + errors;
@@ -125,7 +123,7 @@ public final class EventContract {
     private JsonNode channel(String topic) {
         for (JsonNode c : doc.path("channels")) {
             JsonNode channel = resolve(c);
-            if (topic.equals(channel.path("address").asString(null))) {
+            if (topic.equals(channel.path("address").asText(null))) {
                 return channel;
             }
         }
@@ -135,7 +133,7 @@ public final class EventContract {
     /** A node, or the one its {@code $ref} (a local JSON pointer) names. */
     private JsonNode resolve(JsonNode node) {
         while (node != null && node.has("$ref")) {
-            node = doc.at(node.get("$ref").asString().substring(1));
+            node = doc.at(node.get("$ref").asText().substring(1));
             if (node.isMissingNode()) {
                 throw new IllegalStateException("the AsyncAPI document has a dangling $ref");
             }

@@ -1,8 +1,11 @@
 package dev.seckill.testkit;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
@@ -18,8 +21,8 @@ final class SchemaRefs {
     static JsonNode absolute(JsonNode node, String base) {
         if (node instanceof ObjectNode o) {
             JsonNode ref = o.get("$ref");
-            if (ref != null && ref.isString() && ref.asString().startsWith("#")) {
-                o.put("$ref", base + ref.asString());
+            if (ref != null && ref.isTextual() && ref.asText().startsWith("#")) {
+                o.put("$ref", base + ref.asText());
             }
             for (Map.Entry<String, JsonNode> e : o.properties()) {
                 absolute(e.getValue(), base);
@@ -28,5 +31,14 @@ final class SchemaRefs {
             node.forEach(n -> absolute(n, base));
         }
         return node;
+    }
+
+    /** {@code text} parsed by {@code mapper}; a document that does not parse is an error of the checkout. */
+    static JsonNode read(ObjectMapper mapper, String text) {
+        try {
+            return mapper.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

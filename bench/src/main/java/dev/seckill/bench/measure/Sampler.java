@@ -4,45 +4,54 @@ import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 
 import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.round;
 
 /**
- * Samples /proc (RSS, CPU ticks of each component, the bench, the machine) and, on its own thread, a sale's stats;
- * from the samples, the CPU used over one stretch of the run (between a sample taken as it opens and one as it
- * closes) and the memory.
+ * Each process's CPU and resident memory as sysstat's pidstat reports them ({@code pidstat -u -r -h -H -p ALL 1}, its
+ * output kept in {@value #FILE}), summed per part of the stack, the bench (itself and its children) and the machine
+ * (every process); from them the CPU over a stretch of the run and the memory. On a thread of its own it also polls a
+ * sale's stats.
  */
 public final class Sampler implements AutoCloseable {
 
+    public static final String FILE = "pidstat.txt.gz";
     public static final List<String> COMPONENTS = List.of("service", "edge", "writer", "redis", "kafka", "db");
     public static final String SHORT_CIRCUITS = "seckill_edge_sold_out_short_circuits_total";
-    /** CPU keys besides the components: the bench, the machine's busy ticks, and all its ticks (busy and idle). */
+    /** CPU keys besides the components: the bench, every process's, and the machine's whole (busy and idle). */
     public static final String BENCH = "bench";
     public static final String MACHINE = "machine";
     public static final String MACHINE_ALL = "machine all";
-    public static final int MACHINE_CORES = (int) Math.max(1, read("/proc/stat").lines()
-            .filter(l -> l.matches("cpu[0-9]+ .*")).count());
+    public static final int MACHINE_CORES = Runtime.getRuntime().availableProcessors();
     private static final long WATCHING = Duration.ofMillis(100).toNanos();
+    private static final long INTERVAL = Duration.ofSeconds(1).toNanos();
 
-    /** One resource sample, stamped (System.nanoTime()) after its reads: kB resident, CPU ticks used so far. */
+    /** One pidstat interval, stamped (System.nanoTime()) as it arrived: kB resident, µs of CPU used so far. */
     public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks) {
     }
 
@@ -54,21 +63,33 @@ public final class Sampler implements AutoCloseable {
     public record Memory(String component, double maxMb, double meanMb, double maxMbDuringSale) {
     }
 
-    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2,
-            Thread.ofPlatform().daemon().name("bench-sampler-", 0).factory());
-    private final Map<Long, Sample> samples = new ConcurrentSkipListMap<>();
+    /** One process's line of a pidstat report: its pid, %CPU (of one core) and kB resident. */
+    record Line(long pid, double cpuPercent, long rssKb) {
+    }
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("bench-sale-poll").factory());
+    private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final ConcurrentLinkedQueue<SaleSample> saleSamples = new ConcurrentLinkedQueue<>();
     private final Map<String, Long> marks = new LinkedHashMap<>();
+    private final Map<Long, String> partOf = new HashMap<>();
     private final Stack stack;
     private final StackAdmin admin;
-    private final long every;
+    private final Process pidstat;
+    private final Thread reader;
     private volatile long watched = -1;
 
-    public Sampler(Stack stack, StackAdmin admin, Duration every) {
+    /** Starts pidstat, its report kept in {@code dir}/{@value #FILE}. */
+    public Sampler(Stack stack, StackAdmin admin, Path dir) throws IOException {
         this.stack = stack;
         this.admin = admin;
-        this.every = every.toNanos();
-        timer.execute(this::tick);
+        Files.createDirectories(dir);
+        // Line-buffered, so that each interval is read as pidstat prints it.
+        pidstat = new ProcessBuilder("stdbuf", "-oL", "pidstat", "-u", "-r", "-h", "-H", "-p", "ALL", "1")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        PrintWriter raw = new PrintWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(
+                dir.resolve(FILE))), StandardCharsets.UTF_8));
+        reader = Thread.ofPlatform().daemon().name("bench-pidstat").start(() -> read(pidstat.inputReader(), raw));
         timer.scheduleAtFixedRate(this::poll, 0, WATCHING, TimeUnit.NANOSECONDS);
     }
 
@@ -77,15 +98,9 @@ public final class Sampler implements AutoCloseable {
         watched = saleId;
     }
 
-    /** Marks the start of a phase (for the charts), with a resource sample taken there and then. */
+    /** Marks the start of a phase (for the charts). */
     public synchronized void mark(String phase) {
-        sampleNow();
         marks.put(phase, System.nanoTime());
-    }
-
-    public void sampleNow() {
-        Sample s = resources();
-        samples.put(s.nanos(), s);
     }
 
     public synchronized Map<String, Long> marks() {
@@ -93,19 +108,11 @@ public final class Sampler implements AutoCloseable {
     }
 
     public List<Sample> samples() {
-        return new ArrayList<>(samples.values());
+        return new ArrayList<>(samples);
     }
 
     public List<SaleSample> saleSamples() {
         return new ArrayList<>(saleSamples);
-    }
-
-    /** A sample, and the next one scheduled: sooner while a sale is watched, so a short sale gets several. */
-    private void tick() {
-        long t = System.nanoTime();
-        sampleNow();
-        long period = watched > 0 ? Math.min(every, WATCHING) : every;
-        timer.schedule(this::tick, period - (System.nanoTime() - t), TimeUnit.NANOSECONDS);
     }
 
     private void poll() {
@@ -119,40 +126,102 @@ public final class Sampler implements AutoCloseable {
         }
     }
 
-    private Sample resources() {
+    /** Reads pidstat's report as it comes, an interval at a time, into samples; and keeps it in {@code raw}. */
+    private void read(BufferedReader in, PrintWriter raw) {
+        try (raw) {
+            read(in, raw::println, interval -> add(System.nanoTime(), interval));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("bench: reading pidstat failed: " + e);
+        }
+    }
+
+    /** Reads a pidstat report: each line to {@code raw}, each interval's processes to {@code interval} as it ends. */
+    static void read(BufferedReader in, Consumer<String> raw, Consumer<List<Line>> interval) throws IOException {
+        Map<String, Integer> columns = Map.of();
+        List<Line> lines = new ArrayList<>();
+        for (String l = in.readLine(); l != null; l = in.readLine()) {
+            raw.accept(l);
+            if (!l.isBlank() && !l.startsWith("#") && !columns.isEmpty()) {
+                lines.add(line(columns, l));
+                continue;
+            }
+            if (!lines.isEmpty()) {
+                interval.accept(List.copyOf(lines));
+                lines.clear();
+            }
+            if (l.startsWith("#")) {
+                columns = columns(l);
+            }
+        }
+        if (!lines.isEmpty()) {
+            interval.accept(lines);
+        }
+    }
+
+    /** Each column's index in a pidstat header ("# Time UID PID %usr ... %CPU CPU ... RSS %MEM Command"). */
+    static Map<String, Integer> columns(String header) {
+        String[] f = header.substring(1).trim().split("\\s+");
+        return IntStream.range(0, f.length).boxed().collect(LinkedHashMap::new, (m, i) -> m.put(f[i], i), Map::putAll);
+    }
+
+    static Line line(Map<String, Integer> columns, String line) {
+        String[] f = line.trim().split("\\s+");
+        return new Line(Long.parseLong(f[columns.get("PID")]), Double.parseDouble(f[columns.get("%CPU")]),
+                Long.parseLong(f[columns.get("RSS")]));
+    }
+
+    private void add(long nanos, List<Line> interval) {
+        refreshParts();
+        Sample last = samples.isEmpty() ? null : samples.getLast();
+        samples.add(sample(nanos, last == null ? INTERVAL : nanos - last.nanos(), interval, this::part, last));
+    }
+
+    /**
+     * The sample of one interval of {@code nanos} after {@code last} (null for the first): each part's CPU added to
+     * what it had used, its memory the sum of its processes' now.
+     */
+    static Sample sample(long nanos, long elapsed, List<Line> interval, LongFunction<String> part,
+                         Sample last) {
         Map<String, Long> rss = new LinkedHashMap<>();
         Map<String, Long> cpu = new LinkedHashMap<>();
+        Stream.concat(COMPONENTS.stream(), Stream.of(BENCH, MACHINE)).forEach(k -> {
+            rss.put(k, 0L);
+            cpu.put(k, last == null ? 0L : last.cpuTicks().getOrDefault(k, 0L));
+        });
+        cpu.put(MACHINE_ALL, (last == null ? 0L : last.cpuTicks().get(MACHINE_ALL)) + MACHINE_CORES * elapsed / 1000);
+        for (Line l : interval) {
+            long micros = Math.round(l.cpuPercent() / 100 * elapsed / 1000);
+            String p = part.apply(l.pid());
+            if (p != null) {
+                cpu.merge(p, micros, Long::sum);
+                rss.merge(p, l.rssKb(), Long::sum);
+            }
+            cpu.merge(MACHINE, micros, Long::sum);
+        }
+        rss.remove(BENCH);
+        rss.remove(MACHINE);
+        return new Sample(nanos, rss, cpu);
+    }
+
+    private synchronized String part(long pid) {
+        return partOf.get(pid);
+    }
+
+    /**
+     * Which part each live process is: a component's pid file's, else its numbered nodes' (on the cluster), nginx's
+     * workers too; the bench and its children (its flood clients, wrk, redis-benchmark). A process seen once keeps
+     * its part after it exits.
+     */
+    private synchronized void refreshParts() {
         for (String c : COMPONENTS) {
-            rss.put(c, processes(c).mapToLong(p -> vmRssKb(p.pid())).sum());
-            cpu.put(c, processes(c).mapToLong(p -> cpuTicks(p.pid())).sum());
+            Stream<String> nodes = stack.pid(c) > 0 ? Stream.of(c)
+                    : IntStream.rangeClosed(1, 9).mapToObj(i -> c + "-" + i);
+            nodes.mapToLong(stack::pid).filter(pid -> pid > 0).boxed().flatMap(pid -> ProcessHandle.of(pid).stream())
+                    .flatMap(p -> c.equals("edge") ? Stream.concat(Stream.of(p), p.children()) : Stream.of(p))
+                    .forEach(p -> partOf.put(p.pid(), c));
         }
         ProcessHandle self = ProcessHandle.current();
-        cpu.put(BENCH, Stream.concat(Stream.of(self), self.descendants()).mapToLong(p -> cpuTicks(p.pid())).sum());
-        // The "cpu" line: user nice system idle iowait irq softirq steal; busy is all but idle and iowait.
-        String[] f = read("/proc/stat").lines().findFirst().orElse("").split("\\s+");
-        long[] t = f.length > 8 ? Arrays.stream(f, 1, 9).mapToLong(Long::parseLong).toArray() : new long[8];
-        cpu.put(MACHINE, t[0] + t[1] + t[2] + t[5] + t[6] + t[7]);
-        cpu.put(MACHINE_ALL, Arrays.stream(t).sum());
-        return new Sample(System.nanoTime(), rss, cpu);
-    }
-
-    /** A component's processes: its pid file's, else its numbered nodes' (on the cluster); nginx's workers too. */
-    private Stream<ProcessHandle> processes(String component) {
-        Stream<String> nodes = stack.pid(component) > 0 ? Stream.of(component)
-                : IntStream.rangeClosed(1, 9).mapToObj(i -> component + "-" + i);
-        return nodes.mapToLong(stack::pid).filter(pid -> pid > 0).boxed().flatMap(pid -> ProcessHandle.of(pid).stream())
-                .flatMap(p -> component.equals("edge") ? Stream.concat(Stream.of(p), p.children()) : Stream.of(p));
-    }
-
-    /** utime + stime: fields 14 and 15 of /proc/PID/stat, counted after the command in parentheses. */
-    private static long cpuTicks(long pid) {
-        String[] f = read("/proc/" + pid + "/stat").replaceFirst("(?s).*\\) ", "").split(" ");
-        return f.length > 12 ? Long.parseLong(f[11]) + Long.parseLong(f[12]) : 0;
-    }
-
-    private static long vmRssKb(long pid) {
-        return read("/proc/" + pid + "/status").lines().filter(l -> l.startsWith("VmRSS:"))
-                .mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
+        Stream.concat(Stream.of(self), self.descendants()).forEach(p -> partOf.put(p.pid(), BENCH));
     }
 
     /** A window's cores: each component, the bench (its client, wrk, ...), "others" and "idle", adding up. */
@@ -168,16 +237,18 @@ public final class Sampler implements AutoCloseable {
         }
     }
 
-    /** Opens a CPU window on a sample taken now: its start, for {@link #close}. */
+    /** Opens a CPU window now: its start, for {@link #close}. */
     public long open() {
-        sampleNow();
         return System.nanoTime();
     }
 
-    /** The CPU window opened at {@code from}, closed now on a sample, per unit of work done in it. */
-    public PerUnit close(String name, long from, long units) {
+    /**
+     * The CPU window opened at {@code from}, closed now, per unit of work done in it; once pidstat reported the
+     * interval that holds its end (within a few seconds).
+     */
+    public PerUnit close(String name, long from, long units) throws InterruptedException {
         long to = System.nanoTime();
-        sampleNow();
+        awaitSampleAfter(to);
         Cpu cpu = cpu(name, samples(), from, to);
         Map<String, Double> per = new LinkedHashMap<>(cpu.cores());
         per.remove("idle");
@@ -187,22 +258,47 @@ public final class Sampler implements AutoCloseable {
         return new PerUnit(name, units, cpu.seconds(), cpu.cores(), per, round(machine));
     }
 
-    /** From the last sample at or before {@code from} to the first at or after {@code to}, or the nearest inside. */
-    public static Cpu cpu(String window, List<Sample> samples, long from, long to) {
-        if (samples.isEmpty()) {
-            return new Cpu(window, 0, Map.of());
+    /** Waits (at most 3 intervals) for pidstat's first report after {@code nanos}. */
+    public void awaitSampleAfter(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + 3 * INTERVAL;
+        while ((samples.isEmpty() || samples.getLast().nanos() < nanos) && System.nanoTime() < deadline
+                && pidstat.isAlive()) {
+            Thread.sleep(50);
         }
-        Sample a = samples.stream().filter(s -> s.nanos() <= from).reduce((x, y) -> y)
-                .orElse(samples.getFirst());
-        Sample b = samples.stream().filter(s -> s.nanos() >= to).findFirst().orElse(samples.getLast());
-        return b.nanos() <= a.nanos() ? new Cpu(window, 0, Map.of())
-                : new Cpu(window, round((b.nanos() - a.nanos()) / 1e9), cores(a, b));
     }
 
-    /** Each part's cores between two samples: its share of all the machine's ticks (busy and idle) times its cores. */
+    /**
+     * From {@code from} to {@code to}: each interval's CPU counts for the share of it inside the window (pidstat
+     * reports an interval's average), the window clipped to the samples.
+     */
+    public static Cpu cpu(String window, List<Sample> samples, long from, long to) {
+        if (samples.size() < 2) {
+            return new Cpu(window, 0, Map.of());
+        }
+        long a = Math.max(from, samples.getFirst().nanos());
+        long b = Math.min(to, samples.getLast().nanos());
+        return b <= a ? new Cpu(window, 0, Map.of())
+                : new Cpu(window, round((b - a) / 1e9), cores(at(samples, a), at(samples, b)));
+    }
+
+    /** The samples' CPU counters at {@code t} (inside their span), interpolated between the two around it. */
+    static Sample at(List<Sample> samples, long t) {
+        int i = 1;
+        while (i < samples.size() - 1 && samples.get(i).nanos() < t) {
+            i++;
+        }
+        Sample x = samples.get(i - 1);
+        Sample y = samples.get(i);
+        double share = y.nanos() == x.nanos() ? 1 : (double) (t - x.nanos()) / (y.nanos() - x.nanos());
+        Map<String, Long> cpu = new LinkedHashMap<>();
+        x.cpuTicks().forEach((k, v) -> cpu.put(k, v + Math.round((y.cpuTicks().getOrDefault(k, v) - v) * share)));
+        return new Sample(t, y.rssKb(), cpu);
+    }
+
+    /** Each part's cores between two samples: its share of all the machine's CPU time (busy and idle) times its cores. */
     public static Map<String, Double> cores(Sample a, Sample b) {
         long all = ticks(a, b, MACHINE_ALL);
-        double perCore = all > 0 ? (double) all / MACHINE_CORES : (b.nanos() - a.nanos()) / 1e9 * 100;
+        double perCore = all > 0 ? (double) all / MACHINE_CORES : (b.nanos() - a.nanos()) / 1e3;
         Map<String, Double> cores = new LinkedHashMap<>();
         double accounted = 0;
         for (String k : a.cpuTicks().keySet()) {
@@ -214,7 +310,6 @@ public final class Sampler implements AutoCloseable {
         }
         double busy = Math.max(0, ticks(a, b, MACHINE)) / perCore;
         cores.put("others", round(Math.max(0, busy - accounted)));
-        // A process's ticks and the machine's are read a moment apart: the busy share is the larger of the two.
         cores.put("idle", round(Math.max(0, MACHINE_CORES - Math.max(busy, accounted))));
         return cores;
     }
@@ -231,13 +326,14 @@ public final class Sampler implements AutoCloseable {
         if (!samples.isEmpty()) {
             cpu.add(cpu("whole bench", samples, samples.getFirst().nanos(), samples.getLast().nanos()));
         }
-        Section s = new Section("cpu", "Where the CPU went (cores, from /proc; the machine is shared, \"others\" is "
-                + "everything outside this bench)").data(cpu);
+        Section s = new Section("cpu", "Where the CPU went (cores, from pidstat every second; the machine is shared, "
+                + "\"others\" is every process outside this bench)").data(cpu);
         List<String> keys = cpu.isEmpty() ? List.of() : List.copyOf(cpu.getFirst().cores().keySet());
         s.table(Stream.concat(Stream.of("window", "seconds"), keys.stream()).toArray(String[]::new));
         cpu.forEach(c -> s.row(Stream.concat(Stream.of(c.window(), f("%.1f", c.seconds())),
                 keys.stream().map(k -> f("%.2f", c.cores().getOrDefault(k, 0.0)))).toArray()));
-        return s.text("![CPU over the bench](%s)", BenchReport.CPU_PNG);
+        return s.text("![CPU over the bench](%s)", BenchReport.CPU_PNG).text("Each process's CPU and memory every "
+                + "second, as pidstat reported them: %s.", FILE);
     }
 
     private static long ticks(Sample a, Sample b, String key) {
@@ -258,12 +354,13 @@ public final class Sampler implements AutoCloseable {
         List<Memory> memory = COMPONENTS.stream().map(c -> {
             LongSummaryStatistics all = samples.stream().mapToLong(s -> s.rssKb().getOrDefault(c, 0L))
                     .filter(kb -> kb > 0).summaryStatistics();
-            long sale = samples.stream().filter(s -> s.nanos() >= saleStart && s.nanos() <= saleEnd)
+            // The interval that holds the sale's end counts too: a sale shorter than pidstat's second has one.
+            long sale = samples.stream().filter(s -> s.nanos() >= saleStart && s.nanos() <= saleEnd + INTERVAL)
                     .mapToLong(s -> s.rssKb().getOrDefault(c, 0L)).max().orElse(0);
             return new Memory(c, round(Math.max(0, all.getMax()) / 1024.0), round(all.getAverage() / 1024.0),
                     round(sale / 1024.0));
         }).toList();
-        Section s = new Section("memory", "Resident memory (VmRSS, sampled every 250 ms)").data(memory)
+        Section s = new Section("memory", "Resident memory (RSS, pidstat every second)").data(memory)
                 .table("component", "max MB", "mean MB", "max MB during the flash sale");
         memory.forEach(m -> s.row(m.component(), f("%.1f", m.maxMb()), f("%.1f", m.meanMb()),
                 f("%.1f", m.maxMbDuringSale())));
@@ -272,8 +369,12 @@ public final class Sampler implements AutoCloseable {
                 + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 
+    /** Stops pidstat and polling; its report is complete once this returns (or after 10 s). */
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         timer.shutdownNow();
+        // By its handle: Process.destroy() would also close the stream the reader is at; this one ends it.
+        pidstat.toHandle().destroy();
+        reader.join(Duration.ofSeconds(10));
     }
 }

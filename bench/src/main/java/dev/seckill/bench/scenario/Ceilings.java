@@ -4,7 +4,7 @@ import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
-import dev.seckill.bench.load.Wrk;
+import dev.seckill.bench.load.Generators;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.measure.Sampler;
@@ -28,9 +28,9 @@ import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.round;
 
 /**
- * The machine's ceilings in interleaved rounds, by wrk and the bench client, each counting only the answers it is named
- * after ({@link Measured#require}); then redis-benchmark of the purchase script and the writer's batch-vs-row
- * benchmark. Its purchase-path sales are checked like the flash sale.
+ * The machine's ceilings in interleaved rounds, by wrk (bench/ceilings.sh, its reports kept in {@value #DIR}) and the
+ * bench client, each counting only the answers it is named after ({@link Measured#require}); then redis-benchmark of
+ * the purchase script and the writer's batch-vs-row benchmark. Its purchase-path sales are checked like the flash sale.
  */
 public record Ceilings(Scenario s) {
 
@@ -41,6 +41,9 @@ public record Ceilings(Scenario s) {
     public static final String PURCHASE = "purchase path, accepted (202)";
     public static final String PURCHASE_REFUSED = "purchase path, refused in Redis (409/429)";
     static final long DUMMY_SALE = 999_999_999L;
+    /** The generators' own reports (bench/ceilings.sh), in this directory of the report's. */
+    public static final String DIR = "ceilings";
+    static final String REPORTS = "round-*.wrk.txt";
     static final String TRIVIAL_PATH = "/edge/bench/proxied";
     public static final Set<String> ACCEPTED_ANSWERS = Set.of("202 QUEUED");
     public static final Set<String> REFUSED_ANSWERS = Set.of("409 ALREADY_PURCHASED", "429 RATE_LIMITED");
@@ -108,9 +111,9 @@ public record Ceilings(Scenario s) {
         try {
             for (int r = 1; r <= o.rounds(); r++) {
                 Progress.say("ceilings: round " + r + " of " + o.rounds());
-                rounds.add(wrk(RETURN_200, "/edge/bench/ok", null));
+                rounds.add(wrk(r, RETURN_200, "/edge/bench/ok", null));
                 double before = s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
-                Measured byWrk = wrk(SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
+                Measured byWrk = wrk(r, SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
                 Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> s.purchase(DUMMY_SALE, i % s.users().size(),
                         null, edge()), null, SHORT_CIRCUIT_ANSWERS);
                 if (s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
@@ -130,7 +133,8 @@ public record Ceilings(Scenario s) {
                 Ratio.of(rounds, TRIVIAL, RETURN_200), Ratio.of(rounds, SHORT_CIRCUIT, RETURN_200));
         Progress.say("ceilings: redis-benchmark of the purchase script");
         s.sampler().mark("redis-benchmark");
-        List<Measured> script = ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 100_000, true);
+        List<Measured> script = ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 100_000, true,
+                reports());
         // The batch writer against row-at-a-time: JMH's figures, measured by bin/lib/bench.sh before this run.
         return new Result(rounds, best, ratios, script, WriterBenchmark.of(Jmh.read(o.out())));
     }
@@ -182,8 +186,15 @@ public record Ceilings(Scenario s) {
                 attempts != null).require(named);
     }
 
-    private Measured wrk(String name, String path, Path script) throws IOException, InterruptedException {
-        return Wrk.run(name, s.stack().edgeUrl() + path, 2, s.o().connections(), s.o().ceilingTime(), script,
-                Map.of("SALE_ID", Long.toString(DUMMY_SALE)));
+    /** A round of wrk, its report kept as {@value #REPORTS} (the round, the name's words joined by dashes). */
+    private Measured wrk(int round, String name, String path, Path script) throws IOException, InterruptedException {
+        String file = REPORTS.replace("*", round + "-" + name.replaceAll("[^a-z0-9]+", "-"));
+        return Generators.wrk(s.stack(), reports().resolve(file), name, s.stack().edgeUrl() + path,
+                s.o().connections(), s.o().ceilingTime(), script, Map.of("SALE_ID", Long.toString(DUMMY_SALE)));
+    }
+
+    /** Where the generators' own reports go: {@value #DIR} beside the report. */
+    private Path reports() {
+        return s.o().out().toAbsolutePath().resolve(DIR);
     }
 }

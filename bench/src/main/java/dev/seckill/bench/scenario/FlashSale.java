@@ -72,8 +72,6 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             List<AnsweredClick> attempts = (payers == null ? crowd : crowd.onAccepted(payers::won))
                     .run(o.connections(), t0 + o.duration().toNanos());
             long end = System.nanoTime();
-            // The sale's CPU window ends on a sample (mark() began it on one).
-            s.sampler().sampleNow();
             Map<String, Double> after = s.admin().edgeMetrics();
             long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
             Progress.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000

@@ -246,7 +246,8 @@ public final class LargeSale {
         List<Sampler.PerUnit> parts = List.of(
                 window(s, TRIVIAL, () -> (proxied[0] = Scenario.trivial(s.stack().edgePort(), Ceilings.TRIVIAL_PATH,
                         TRIVIAL, connections, Duration.ofSeconds(5))).requests()),
-                window(s, SCRIPT, () -> ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 200_000, false)
+                window(s, SCRIPT, () -> ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 200_000, false,
+                        s.o().out().toAbsolutePath().resolve("parts"))
                         .get(0).requests()),
                 window(s, RECORD, () -> records(s, 100_000, connections)),
                 window(s, ROW, () -> WriterBenchmark.rows(s.stack(), s.o().out().toAbsolutePath())));

@@ -1,7 +1,7 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.report.Progress;
-import dev.seckill.bench.load.Wrk;
+import dev.seckill.bench.load.Generators;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
@@ -32,6 +32,8 @@ import java.util.logging.Logger;
 public final class ShardCeiling {
 
     public static final String FILE = "redis-ceiling.json";
+    /** redis-benchmark's own reports, one a path of the script. */
+    public static final String REPORTS = "redis-benchmark-*.csv";
     static final long TEST_SALE = 999_999_998L;
 
     private ShardCeiling() {
@@ -53,15 +55,18 @@ public final class ShardCeiling {
         try {
             Progress.say("redis-benchmark of the purchase script on " + where + " (127.0.0.1:" + port + ")");
             Path dir = Files.createDirectories(Path.of(args[out]));
-            Section.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true));
+            Section.JSON.writeValue(dir.resolve(FILE).toFile(), run(stack, redis, port, 100_000, true, dir));
         } finally {
             redis.shutdown();
         }
     }
 
-    /** The QUEUED path, and with {@code bothPaths} the RATE_LIMITED one, on the Redis at {@code port}. */
-    public static List<Measured> run(Stack stack, RedissonClient redis, int port, int requests, boolean bothPaths)
-            throws IOException, InterruptedException {
+    /**
+     * The QUEUED path, and with {@code bothPaths} the RATE_LIMITED one, on the Redis at {@code port}; redis-benchmark's
+     * reports kept in {@code dir} ({@value #REPORTS}).
+     */
+    public static List<Measured> run(Stack stack, RedissonClient redis, int port, int requests, boolean bothPaths,
+                                     Path dir) throws IOException, InterruptedException {
         List<String> keys = Keys.purchase(TEST_SALE, 1).stream().map(String::valueOf).toList();
         List<String> evalsha = evalsha(redis.getScript(StringCodec.INSTANCE)
                 .scriptLoad(Files.readString(stack.home().resolve("lua/purchase.lua"))), keys);
@@ -70,20 +75,21 @@ public final class ShardCeiling {
         redis.getBucket(keys.get(0), StringCodec.INSTANCE).set("1000000000");
         redis.getMap(keys.get(2), StringCodec.INSTANCE).putAll(Map.of("start", "0", "end",
                 Long.toString(System.currentTimeMillis() + 86_400_000L)));
-        List<String> user = createUser(stack, port);
+        String[] user = createUser(stack, port);
         try {
-            List<Measured> m = new ArrayList<>(List.of(benchmark(port, "random users (QUEUED path)", requests,
-                    user, List.of("-r", "1000000000"), evalsha, bucket.replaceFirst("1$", "__rand_int__"), "1",
-                    "3", "__rand_int__", "__rand_int__", now)));
+            List<Measured> m = new ArrayList<>(List.of(benchmark(stack, dir.resolve(REPORTS.replace("*", "queued")),
+                    port, "random users (QUEUED path)", requests, user, List.of("-r", "1000000000"), evalsha,
+                    bucket.replaceFirst("1$", "__rand_int__"), "1", "3", "__rand_int__", "__rand_int__", now)));
             if (bothPaths) {
-                m.add(benchmark(port, "one user (RATE_LIMITED path)", requests, user, List.of(), evalsha, bucket,
-                        "1", "3", "1", "77", now));
+                m.add(benchmark(stack, dir.resolve(REPORTS.replace("*", "rate-limited")), port,
+                        "one user (RATE_LIMITED path)", requests, user, List.of(), evalsha, bucket, "1", "3", "1",
+                        "77", now));
             }
             return m;
         } finally {
             redis.getKeys().delete(keys.toArray(String[]::new));
-            if (!user.isEmpty()) {
-                redisCli(stack, port, "ACL DELUSER " + user.get(1));
+            if (user != null) {
+                redisCli(stack, port, "ACL DELUSER " + user[0]);
             }
         }
     }
@@ -98,10 +104,10 @@ public final class ShardCeiling {
         return out;
     }
 
-    /** redis-benchmark's options to sign in as a user made for this run; none when Redis has no password. */
-    private static List<String> createUser(Stack stack, int port) throws IOException, InterruptedException {
+    /** The name and password of a user made for this run; null when Redis has no password. */
+    private static String[] createUser(Stack stack, int port) throws IOException, InterruptedException {
         if (stack.redisPassword().isEmpty()) {
-            return List.of();
+            return null;
         }
         SecureRandom random = new SecureRandom();
         String name = "seckill-bench-" + HexFormat.of().toHexDigits(random.nextInt());
@@ -109,41 +115,27 @@ public final class ShardCeiling {
         redisCli(stack, port, "ACL SETUSER " + name + " on >" + password + " resetkeys ~"
                 + Keys.stock(TEST_SALE).replaceFirst("stock$", "") + "* resetchannels -@all +@read +@write"
                 + " -@dangerous +evalsha");
-        return List.of("--user", name, "-a", password);
+        return new String[] {name, password};
     }
 
     /** redis-cli takes the stack's password from REDISCLI_AUTH and the command from stdin, off its command line. */
     private static void redisCli(Stack stack, int port, String command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port));
         pb.environment().put("REDISCLI_AUTH", stack.redisPassword());
-        String out = Wrk.exec(pb, command + "\n", 120).strip();
+        String out = Generators.exec(pb, command + "\n", 120).strip();
         // redis-cli exits 0 on a Redis error too: the answer says.
         if (!out.matches("OK|\\(integer\\) 1|1")) {
             throw new IOException("redis-cli " + command.substring(0, command.indexOf(' ', 4)) + " failed: " + out);
         }
     }
 
-    private static Measured benchmark(int port, String name, int requests, List<String> user, List<String> options,
-                                      List<String> evalsha, String... bucketAndArgs)
+    private static Measured benchmark(Stack stack, Path file, int port, String name, int requests, String[] user,
+                                      List<String> options, List<String> evalsha, String... bucketAndArgs)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
-                "-n", Integer.toString(requests), "-c", "50", "--csv"));
-        cmd.addAll(user);
-        cmd.addAll(options);
-        cmd.addAll(evalsha);
-        cmd.addAll(List.of(bucketAndArgs));
-        String out = Wrk.exec(new ProcessBuilder(cmd), "", 120);
-        // --csv: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",...
-        for (String line : out.split("\n")) {
-            String[] f = line.replace("\"", "").split(",");
-            if (f.length >= 8 && f[1].matches("[0-9.]+")) {
-                double rps = Double.parseDouble(f[1]);
-                Map<String, Long> calls = Map.of("calls", (long) requests);
-                return new Measured("redis EVALSHA purchase.lua, " + name, "redis-benchmark", requests, requests / rps,
-                        rps, calls, calls, new Measured.Latency(Double.parseDouble(f[4]), 0, Double.parseDouble(f[6]),
-                        Double.parseDouble(f[7]), Double.parseDouble(f[2])), null);
-            }
-        }
-        throw new IOException("unreadable redis-benchmark output: " + out);
+        List<String> command = new ArrayList<>(options);
+        command.addAll(evalsha);
+        command.addAll(List.of(bucketAndArgs));
+        return Generators.redisBenchmark(stack, file, "redis EVALSHA purchase.lua, " + name, port, requests,
+                user == null ? null : user[0], user == null ? null : user[1], command);
     }
 }
