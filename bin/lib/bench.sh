@@ -50,7 +50,7 @@ bench_ensure_jars() {
 # under a JVM of the checkout's jars.
 bench_build_module() {
   [ -f "$(bench_jar)" ] && [ -z "$(cd "$HOME_DIR" && find bench/pom.xml bench/src/main seckill-check/pom.xml \
-    seckill-check/src/main -newer "$(bench_jar)" -type f | head -1)" ] && return 0
+    seckill-check/src/main microbench/pom.xml microbench/src/main -newer "$(bench_jar)" -type f | head -1)" ] && return 0
   checkout_jars_in_use && die "the bench sources changed, but a stack runs from the checkout's jars: build once it is down (bin/seckill build)"
   cmd_build
   # The jar plugin leaves an up-to-date jar alone; mark it current so the next run does not build again.
@@ -72,7 +72,7 @@ bench_single_up() {
 }
 
 cmd_bench() {
-  local help reuse keep hot hot_seconds connections out sign_in usage options
+  local help reuse keep hot hot_seconds connections out sign_in jmh usage options
   use_jdk
   # A fresh clone has no bench jar yet, and building it needs what install brings.
   [ -f "$(bench_jar)" ] || cmd_install
@@ -113,6 +113,7 @@ cmd_bench() {
     cmd_down service
     start_component service
   fi
+  bench_micro "$out" "$jmh"
   bench_java "$RUN/report" "$@"
   if [ "$sign_in" = true ]; then
     kill "$BENCH_JWKS_PID" 2>/dev/null || true
@@ -172,6 +173,24 @@ bench_hot_sale() {
         --connections "$connections" --out "$out" ) \
       || die "the hot sale ($mode) failed"
   done
+}
+
+# bench_micro OUT JMH: the micro-benchmarks whose figures the run's sections quote (JMH: the runner's options and
+# the benchmarks' pattern BenchOptions chose; none when empty), by JMH's own runner from the microbench jar, the
+# writer's against this stack's MariaDB; JMH's JSON into OUT/jmh.json, which the report reads, its output beside.
+# JMH's machine-wide lock (/tmp/jmh.lock) is ignored: on a shared machine another engineer's JMH run would otherwise
+# fail the bench, and it disturbs the figures no more than any other load does.
+bench_micro() {
+  local out=$1 args
+  read -ra args <<< "$2"
+  mkdir -p "$out"
+  rm -f "$out/jmh.json"
+  [ ${#args[@]} -gt 0 ] || return 0
+  say "micro-benchmarks (JMH ${args[*]}; output in $out/jmh.txt)"
+  ( bench_env
+    "$JAVA" "${JAVA_FLAGS[@]}" -Djmh.ignoreLock=true -jar "$HOME_DIR/microbench/target/seckill-microbench.jar" \
+      -foe true -rf json -rff "$out/jmh.json" "${args[@]}" > "$out/jmh.txt" 2>&1 ) \
+    || die "the micro-benchmarks failed: see $out/jmh.txt"
 }
 
 # The environment the bench's mains read the stack from, as the tests do (the test kit's Stack): its ports, run

@@ -6,6 +6,7 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -47,6 +48,9 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         @Option(names = "--keep") boolean keep;
         @Option(names = "--no-hot-sale") boolean noHotSale;
         @Option(names = "--hot-sale-seconds", defaultValue = "10") int hotSaleSeconds;
+        @Option(names = "--jmh-forks", defaultValue = "1") int jmhForks;
+        @Option(names = "--jmh-warmups", defaultValue = "2") int jmhWarmups;
+        @Option(names = "--jmh-iterations", defaultValue = "5") int jmhIterations;
         @Option(names = {"-h", "--help"}, usageHelp = true) boolean help;
     }
 
@@ -82,7 +86,8 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
     /**
      * What bin/lib/bench.sh needs of a command line, as shell assignments it evaluates (the options are parsed here
      * only): {@code help}, {@code reuse}, {@code keep}, {@code hot}, {@code hot_seconds}, {@code connections},
-     * {@code out} (empty when not given) and {@code sign_in}; with {@code help} the usage as {@code usage}.
+     * {@code out} (empty when not given), {@code sign_in} and {@code jmh} (JMH's arguments for the micro-benchmarks
+     * the run's sections quote, see {@link #jmh}); with {@code help} the usage as {@code usage}.
      */
     static String shell(String... argv) {
         Args a = args(argv);
@@ -90,7 +95,28 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
         return String.join("\n", "help=" + a.help, "reuse=" + a.reuse, "keep=" + a.keep, "hot=" + !a.noHotSale,
                 "hot_seconds=" + a.hotSaleSeconds, "connections=" + a.connections,
                 "out=" + quoted(outGiven ? a.out.toString() : ""), "sign_in=" + (!a.noLargeSale && !a.noSignIn),
+                "jmh=" + quoted(jmh(a)),
                 "usage=" + quoted(a.help ? new CommandLine(new Args()).getUsageMessage() : "")) + "\n";
+    }
+
+    /**
+     * JMH's runner arguments: forks, warm-up and measured iterations, and the pattern of the microbench module's
+     * benchmarks whose figures the run's sections quote (the ceilings: the batch writer; the sign-in: token
+     * verification; the protected sales: the gate); empty when none does.
+     */
+    static String jmh(Args a) {
+        List<String> benchmarks = new ArrayList<>();
+        if (!a.noCeilings) {
+            benchmarks.add("WriterBatch");
+        }
+        if (!a.noLargeSale && !a.noSignIn) {
+            benchmarks.add("TokenVerification");
+        }
+        if (a.protection) {
+            benchmarks.add("ProtectionGate");
+        }
+        return benchmarks.isEmpty() ? "" : String.join(" ", "-f", "" + a.jmhForks, "-wi", "" + a.jmhWarmups, "-i",
+                "" + a.jmhIterations, String.join("|", benchmarks));
     }
 
     /** A value in single quotes for the shell: each quote inside closed, escaped and reopened. */

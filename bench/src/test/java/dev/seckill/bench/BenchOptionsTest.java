@@ -119,10 +119,20 @@ class BenchOptionsTest {
                 "--out", "/tmp/it's here", "--no-large-sale");
 
         assertEquals(List.of("help=false", "reuse=true", "keep=false", "hot=false", "hot_seconds=4", "connections=64",
-                "out='/tmp/it'\\''s here'", "sign_in=false", "usage=''"), out.lines().toList());
+                "out='/tmp/it'\\''s here'", "sign_in=false", "jmh='-f 1 -wi 2 -i 5 WriterBatch'", "usage=''"),
+                out.lines().toList());
         assertTrue(BenchOptions.shell().contains("out=''\n"), "no --out: the script picks the run's own directory");
         assertTrue(BenchOptions.shell("-h").contains("usage='Usage: bin/seckill bench"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.shell("--hot-sale-seconds", "0"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.shell("--bogus"));
+    }
+
+    @Test
+    void jmhRunsTheMicroBenchmarksWhoseFiguresTheRunsSectionsQuote() {
+        assertTrue(BenchOptions.shell().contains("jmh='-f 1 -wi 2 -i 5 WriterBatch|TokenVerification'\n"));
+        assertTrue(BenchOptions.shell("--protection", "--no-sign-in", "--jmh-forks", "2", "--jmh-warmups", "1",
+                "--jmh-iterations", "3").contains("jmh='-f 2 -wi 1 -i 3 WriterBatch|ProtectionGate'\n"));
+        assertTrue(BenchOptions.shell("--no-ceilings", "--no-large-sale").contains("jmh=''\n"), "none quoted");
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.shell("--jmh-forks", "0"));
     }
 }

@@ -27,6 +27,20 @@ public final class ProofOfWork {
         return validNonce(nonce) && leadingZeroBits(sha256(salt + ":" + nonce)) >= bits;
     }
 
+    /**
+     * The smallest nonce solving {@code (salt, bits)}, counting up from 0 as the sale page's worker does: what a
+     * solver pays, about 2^bits hashes. The service never solves; the bench's shoppers and its JMH benchmark do.
+     */
+    public static long solve(String salt, int bits) {
+        MessageDigest sha = digest();
+        String prefix = salt + ":";
+        long n = 0;
+        while (leadingZeroBits(sha.digest((prefix + n).getBytes(StandardCharsets.UTF_8))) < bits) {
+            n++;
+        }
+        return n;
+    }
+
     static int leadingZeroBits(byte[] hash) {
         int n = 0;
         for (byte b : hash) {
@@ -39,8 +53,12 @@ public final class ProofOfWork {
     }
 
     static byte[] sha256(String s) {
+        return digest().digest(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static MessageDigest digest() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

@@ -41,4 +41,16 @@ class ProofOfWorkTest {
         assertFalse(ProofOfWork.validNonce(""));
         assertFalse(ProofOfWork.solves("abc", null, 0));
     }
+
+    @Test
+    void solveFindsTheSmallestNonceThatSolves() {
+        for (int bits : new int[] {1, 8, 13}) {
+            String salt = "salt-" + bits;
+            long nonce = ProofOfWork.solve(salt, bits);
+            assertTrue(ProofOfWork.solves(salt, Long.toString(nonce), bits), "nonce " + nonce + " at " + bits);
+            for (long smaller = 0; smaller < nonce; smaller++) {
+                assertFalse(ProofOfWork.solves(salt, Long.toString(smaller), bits), "smaller " + smaller);
+            }
+        }
+    }
 }

@@ -58,8 +58,7 @@ public final class ShopIdentity {
             return new ShopIdentity(dir, (RSAKey) keys.getKeyByKeyId("bench-rs256"),
                     (ECKey) keys.getKeyByKeyId("bench-es256"));
         }
-        ShopIdentity keys = fresh();
-        ShopIdentity made = new ShopIdentity(dir, keys.rsa, keys.ec);
+        ShopIdentity made = new ShopIdentity(dir, ShopKeys.rsa("bench-rs256"), ShopKeys.ec("bench-es256"));
         Files.createDirectories(dir);
         try (var old = Files.newDirectoryStream(dir, "*.tokens")) {
             for (Path p : old) {
@@ -71,11 +70,6 @@ public final class ShopIdentity {
         Files.writeString(tmp, new JWKSet(List.of(made.rsa, made.ec)).toString(false));
         Files.move(tmp, file);
         return made;
-    }
-
-    /** New keys, kept nowhere (JMH's). */
-    public static ShopIdentity fresh() {
-        return new ShopIdentity(null, ShopKeys.rsa("bench-rs256"), ShopKeys.ec("bench-es256"));
     }
 
     /** The JWKS the provider serves: the public halves only. */

@@ -8,6 +8,7 @@ import dev.seckill.bench.load.Generators;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.report.Jmh;
 import dev.seckill.bench.report.Section;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -50,7 +51,7 @@ public record Ceilings(Scenario s) {
 
     /** Every round, the best of each, the ratios, redis-benchmark and the writer: the ceilings section's data. */
     public record Result(List<Measured> rounds, Map<String, Measured> best, List<Ratio> ratios, List<Measured> redis,
-                         WriterBenchmark.Result writer) {
+                         WriterBenchmark writer) {
 
         @JsonProperty
         String trivialRoute() {
@@ -85,13 +86,7 @@ public record Ceilings(Scenario s) {
             }
             goal(s, "edge-proxied trivial route vs nginx return 200 alone", TRIVIAL, RETURN_200, 0.3);
             goal(s, "sold-out short-circuit vs nginx return 200", SHORT_CIRCUIT, RETURN_200, 0.95);
-            s.goal("batch writer", f("%,.0f orders/s", writer.batchedOrdersPerSec()), ">= 20,000 orders/s",
-                    writer.batchedOrdersPerSec() >= 20_000);
-            s.goal("batch writer vs row-at-a-time", f("%.1f x", writer.ratio()), ">= 10 x", writer.ratio() >= 10);
-            return s.text("Batch writer (WriterBenchmark, %d orders in batches of %d): **%,.0f orders/s** batched "
-                    + "against %,.0f orders/s row-at-a-time: **%.1f x** (consistent: %s).", writer.orders(),
-                    writer.batchSize(), writer.batchedOrdersPerSec(), writer.rowAtATimeOrdersPerSec(), writer.ratio(),
-                    writer.consistent()).text("Ratios, the median of the rounds' ratios (the two sides of a round run "
+            return writer.addTo(s).text("Ratios, the median of the rounds' ratios (the two sides of a round run "
                     + "back to back): %s.", ratios.stream().map(r -> f("%s **%.2f** (rounds %s; of the best rounds "
                     + "%.2f)", r.name(), r.median(), r.rounds(), r.ofBest())).collect(Collectors.joining(" · ")));
         }
@@ -140,9 +135,8 @@ public record Ceilings(Scenario s) {
         s.sampler().mark("redis-benchmark");
         List<Measured> script = ShardCeiling.run(s.stack(), s.redis(), s.stack().redisPort(), 100_000, true,
                 reports());
-        Progress.say("ceilings: batch writer against row-at-a-time (WriterBenchmark)");
-        s.sampler().mark("writer benchmark");
-        return new Result(rounds, best, ratios, script, WriterBenchmark.run(s.stack(), 50_000, 5_000, 5));
+        // The batch writer against row-at-a-time: JMH's figures, measured by bin/lib/bench.sh before this run.
+        return new Result(rounds, best, ratios, script, WriterBenchmark.of(Jmh.read(o.out())));
     }
 
     /**

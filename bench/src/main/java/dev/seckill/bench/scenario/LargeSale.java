@@ -23,7 +23,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -251,7 +250,7 @@ public final class LargeSale {
                         s.o().out().toAbsolutePath().resolve("parts"))
                         .get(0).requests()),
                 window(s, RECORD, () -> records(s, 100_000, connections)),
-                window(s, ROW, () -> rows(s)));
+                window(s, ROW, () -> WriterBenchmark.rows(s.stack(), s.o().out().toAbsolutePath())));
         Progress.say("part costs: the service's trivial route straight to its port");
         return new Parts(parts, alone(parts), proxied[0], Scenario.trivial(s.stack().servicePort(), "/api/ping",
                 "trivial route straight to the service", connections, Duration.ofSeconds(5)));
@@ -296,15 +295,6 @@ public final class LargeSale {
             }
         }
         return records;
-    }
-
-    /** The batch path alone, as the writer runs it: every row it wrote, its warm-up's included. */
-    private static long rows(Scenario s) throws SQLException {
-        WriterBenchmark.Result w = WriterBenchmark.run(s.stack(), 100_000, 0, 1);
-        if (!w.consistent()) {
-            throw new SQLException("the batch path wrote an inconsistent sale");
-        }
-        return w.rows();
     }
 
     /** Each component's part of an order alone; the service's Redis client and producer are the bench's side. */

@@ -8,12 +8,13 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.report.Jmh;
 import dev.seckill.bench.report.Section;
+import dev.seckill.protection.ProofOfWork;
 import dev.seckill.protection.PurchasePaths;
 import dev.seckill.testkit.Bodies;
 import org.HdrHistogram.Histogram;
 
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +31,8 @@ import static dev.seckill.bench.report.Section.f;
 
 /**
  * {@code bench --protection}, the section "protection": a purchase path's cost over HTTP, the in-process costs
- * ({@link ProtectionCosts}), and the challenge's effect on a sale's first seconds ({@link ArrivalCurve}). Each of its
- * sales is checked like the flash sale.
+ * (the microbench module's {@code ProtectionGate}, read from {@value Jmh#FILE}), and the challenge's effect on a
+ * sale's first seconds ({@link ArrivalCurve}). Each of its sales is checked like the flash sale.
  */
 public record ProtectionBench(Scenario s) {
 
@@ -57,9 +58,50 @@ public record ProtectionBench(Scenario s) {
         section.table("measurement", "req/s", "p50 ms", "p99 ms", "answers");
         cost.forEach(m -> section.row(m.name(), f("%,.0f", m.rps()), f("%.1f", m.latency().p50()),
                 f("%.1f", m.latency().p99()), m.byKind()));
-        Object jmh = ProtectionCosts.run(section, s.o().out());
+        List<Jmh.Score> jmh = inProcess(section, Jmh.read(s.o().out()));
         ArrivalCurve.Result arrival = ArrivalCurve.run(section, s, Math.min(s.users().size(), 500));
         return section.data(Map.of("costRounds", cost, "ratios", ratios, "jmh", jmh, "arrival", arrival));
+    }
+
+    /** The tables of JMH's figures of the in-process costs (ProtectionGate), added to {@code s}; those figures. */
+    static List<Jmh.Score> inProcess(Section s, Jmh jmh) {
+        List<Jmh.Score> scores = jmh.of("ProtectionGate");
+        s.text("### The service's CPU per purchase, in-process (JMH)");
+        if (scores.isEmpty()) {
+            s.text(Jmh.missing("ProtectionGate"));
+            return scores;
+        }
+        s.text("""
+                The service's classes under JMH (average time, %s, error at 99.9%%; the best iteration is the one \
+                neighbours disturbed least): the purchase decision unprotected (plainDecision) and protected \
+                (pathCheck: one HMAC-SHA-256 of the path, no lookup), the token check (one HMAC), the purchase.lua \
+                call's Java side (scriptCall; Redis stubbed). A solution costs one SHA-256, one HMAC and one Redis \
+                SET NX per path issued.""", scores.getFirst().run())
+                .table("benchmark", "score", "error", "best iteration");
+        List<Jmh.Score> solves = scores.stream().filter(r -> r.params().containsKey("bits")).toList();
+        for (Jmh.Score r : scores.stream().filter(r -> !solves.contains(r)).toList()) {
+            s.row(r.benchmark(), f("**%.1f** %s", r.score(), r.unit()), f("± %.1f", r.error()),
+                    f("%.1f %s", r.best(), r.unit()));
+        }
+        var plain = jmh.get("ProtectionGate.plainDecision");
+        var path = jmh.get("ProtectionGate.pathCheck");
+        if (plain.isPresent() && path.isPresent()) {
+            s.text("Checking a path adds **%.2f µs** of CPU per purchase (pathCheck - plainDecision, best iterations).",
+                    (path.get().best() - plain.get().best()) / 1000);
+        }
+        s.text("""
+                ### A bot's solve time per difficulty (Java, one core, JMH)
+
+                Fresh salts solved by counting nonces up from 0 as the sale page does, as many as fit in the measured \
+                iterations. A bot pays 2^bits hashes per path, that is per purchase attempt, and cannot start before \
+                the sale does.""").table("bits", "salts", "mean hashes", "mean solve", "hashes/s");
+        for (Jmh.Score r : solves) {
+            double hashes = r.counters().get("hashes");
+            double salts = r.counters().get("solves");
+            s.row(r.params().get("bits"), (long) salts, f("%,.0f", hashes / salts),
+                    f("%.2f ± %.2f ms", r.score(), r.error()), f("%,.0f", hashes / (salts * r.score() / 1000)));
+        }
+        return scores;
     }
 
     /** The rounds in order, paths minted as the service does; each sale is checked after its round. */
@@ -143,7 +185,6 @@ public record ProtectionBench(Scenario s) {
         private final PriorityQueue<Shopper> due = new PriorityQueue<>(Comparator.comparingLong(s -> s.at));
         private final List<AnsweredClick> purchases = new ArrayList<>();
         private final long[] steps = new long[BUCKETS];
-        private final MessageDigest sha = MessageDigest.getInstance("SHA-256");
         private long late;
         private long ended;
 
@@ -232,7 +273,7 @@ public record ProtectionBench(Scenario s) {
                 // The service's clock may put the start a few ms after this JVM's: ask again shortly, boundedly.
                 due.add(s.then(s.step, end + 20_000_000, s.request));
             } else if (s.step == Step.CHALLENGE && status == 200) {
-                long nonce = ProtectionCosts.solve(sha, Bodies.field(answer.body(), "salt"),
+                long nonce = ProofOfWork.solve(Bodies.field(answer.body(), "salt"),
                         Integer.parseInt(Bodies.field(answer.body(), "bits")));
                 Shopper path = s.then(Step.PATH, end + (long) ((nonce + 1) / DEVICE_HASHES_PER_SECOND * 1e9),
                         users.request("POST /api/sales/" + sale + "/path", s.user, port, "{\"challengeId\":\""

@@ -6,41 +6,15 @@ import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.report.Section;
-import dev.seckill.identity.ClaimRules;
-import dev.seckill.identity.JwksKeys;
-import dev.seckill.identity.TokenCheck;
-import dev.seckill.identity.TokenSigner;
-import dev.seckill.identity.TokenVerifier;
-import dev.seckill.identity.Verification;
-import dev.seckill.identity.VerifiedTokens;
+import dev.seckill.bench.report.Jmh;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.jwk.JWKSet;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.n;
@@ -49,19 +23,13 @@ import static dev.seckill.bench.report.Section.round;
 /**
  * What checking a shop's sign-in token costs the purchase path: the large sale through the edge with HS256 buyers
  * (the large sale's own run), then the same crowd with RS256 and with ES256 tokens of the bench's
- * {@link ShopIdentity}, whose JWKS the service was restarted with (bin/lib/bench.sh); and, under JMH, one
- * verification of each algorithm on the service's {@link TokenVerifier} against a hit of its {@link VerifiedTokens}.
+ * {@link ShopIdentity}, whose JWKS the service was restarted with (bin/lib/bench.sh); beside them one verification of
+ * each algorithm in-process, as the microbench module's {@code TokenVerification} timed it ({@value Jmh#FILE}).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(1)
-@Warmup(iterations = 2, time = 300, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
-public class SignInCost {
+public final class SignInCost {
 
     static final List<JWSAlgorithm> SIGNED = List.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
-    private static final String SECRET = "bench-token-secret-of-at-least-32-bytes";
+    static final String TOKEN_VERIFICATION = "TokenVerification";
 
     /** One run of the large sale with one algorithm's buyers; what reached the service counted without the edge's. */
     public record Signed(String algorithm, LargeSale.Run run, long buyers, long reachedService,
@@ -81,11 +49,11 @@ public class SignInCost {
 
     /**
      * The three runs (HS256 first); over the signed runs, the service's JWKS fetches, sign-in refusals, signature
-     * checks (its verified-token cache's misses) and clicks that cost none (its hits); JMH's figures (µs per
-     * verification, by benchmark).
+     * checks (its verified-token cache's misses) and clicks that cost none (its hits); JMH's figures of one
+     * verification (TokenVerification's benchmarks, none when it did not run).
      */
     public record Result(List<Signed> runs, long jwksFetches, long refusals, long signatureChecks, long cacheHits,
-                         Map<String, Double> jmhMicros, JsonNode jmh) {
+                         List<Jmh.Score> verification) {
 
         /** Purchases (units sold) per second with {@code algorithm} over HS256's; null when HS256 sold none. */
         public Double over(String algorithm) {
@@ -127,12 +95,18 @@ public class SignInCost {
                     + "nearly every purchase the service answered cost a verification: the signature's worst case.",
                     signatureChecks, cacheHits, jwksFetches, refusals, String.join(", ", runs.stream()
                             .map(r -> f("%s %,d", r.algorithm(), r.repeatedAtService())).toList()));
-            if (!jmhMicros.isEmpty()) {
-                s.text("### One verification in-process (JMH)").text("The service's TokenVerifier on one thread "
-                        + "(average time, 1 fork, 2 x 0.3 s warm-up, 5 x 0.3 s measured), and a repeated click: "
-                        + "the same RS256 token through VerifiedTokens, the cache in front of it.")
-                        .table("benchmark", "µs per token");
-                jmhMicros.forEach((b, us) -> s.row(b, f("%.2f", us)));
+            s.text("### One verification in-process (JMH)");
+            Jmh.Score hs = verification.stream().filter(v -> v.benchmark().endsWith(".hs256")).findFirst()
+                    .orElse(null);
+            if (verification.isEmpty()) {
+                s.text(Jmh.missing(TOKEN_VERIFICATION));
+            } else {
+                s.text("The service's TokenVerifier on one thread (%s, %s), and a repeated click: the same RS256 "
+                        + "token through VerifiedTokens, the cache in front of it.", TOKEN_VERIFICATION,
+                        verification.getFirst().run()).table("benchmark", "µs per token", "error (99.9 %)",
+                        "over HS256");
+                verification.forEach(v -> s.row(v.benchmark(), f("%.2f", v.score()), f("± %.2f", v.error()),
+                        hs == null ? "-" : f("%.1f x", v.score() / hs.score())));
             }
             Double rs = over(JWSAlgorithm.RS256.getName());
             if (rs != null) {
@@ -162,7 +136,7 @@ public class SignInCost {
         return s.stack().runDir().resolve("jwks");
     }
 
-    /** The signed runs right after {@code hs256} (the large sale's run through the edge), then JMH. */
+    /** The signed runs right after {@code hs256} (the large sale's run through the edge); JMH's figures beside. */
     static Result run(Scenario s, LargeSale.Run hs256, List<AnsweredClick> hsAttempts,
                       ShopIdentity id) throws Exception {
         List<Signed> runs = new ArrayList<>(List.of(signed("HS256", hs256, hsAttempts)));
@@ -175,11 +149,9 @@ public class SignInCost {
             runs.add(signed(alg.getName(), r, attempts));
         }
         Map<String, Double> after = s.admin().serviceMetrics();
-        Map<String, Double> micros = new LinkedHashMap<>();
-        JsonNode jmh = jmh(s.o().out().toAbsolutePath(), micros);
         return new Result(runs, StackAdmin.delta(before, after, "seckill_jwks_fetches_total"),
                 StackAdmin.delta(before, after, "seckill_auth_refused_total"), tokenCache(before, after, "miss"),
-                tokenCache(before, after, "hit"), micros, jmh);
+                tokenCache(before, after, "hit"), Jmh.read(s.o().out()).of(TOKEN_VERIFICATION));
     }
 
     /** The change of the service's verified-token cache's gets with this result ("hit" or "miss"). */
@@ -201,56 +173,5 @@ public class SignInCost {
         var atService = attempts.stream().filter(a -> !a.byEdge() && a.status() != 0).toList();
         return new Signed(algorithm, r, attempts.stream().mapToLong(a -> a.userId()).distinct().count(),
                 atService.size(), atService.stream().mapToLong(a -> a.userId()).distinct().count());
-    }
-
-    private static JsonNode jmh(Path out, Map<String, Double> micros) throws Exception {
-        Progress.say("sign-in: JMH, one verification per algorithm and a cache hit");
-        Path json = Files.createDirectories(out).resolve("sign-in-jmh.json");
-        for (RunResult r : new Runner(new CommandLineOptions(SignInCost.class.getName() + "\\.", "-foe", "true",
-                "-v", "SILENT", "-rf", "json", "-rff", json.toString())).run()) {
-            micros.put(r.getParams().getBenchmark().replaceAll(".*\\.", ""), round(r.getPrimaryResult().getScore()));
-        }
-        return Section.JSON.readTree(json.toFile());
-    }
-
-    // JMH's state: the service's verifier with the shared secret and the provider's keys, one token of each kind.
-    private final Clock clock = Clock.systemUTC();
-    private final ShopIdentity provider = ShopIdentity.fresh();
-    private final TokenVerifier verifier = new TokenVerifier(SECRET, new JwksKeys(() -> JWKSet.parse(
-            provider.jwks()), clock, Duration.ofSeconds(10), Duration.ofMinutes(5)), new ClaimRules("", "", "sub",
-            Duration.ofSeconds(60)), clock);
-    private final TokenCheck cache = new VerifiedTokens(verifier, 1000, clock);
-    private final String hs = new TokenSigner(SECRET, Duration.ofHours(1), clock).mint(42);
-    private final String rs = provider.sign(JWSAlgorithm.RS256, 42, Instant.now());
-    private final String es = provider.sign(JWSAlgorithm.ES256, 42, Instant.now());
-
-    /** A benchmark of a refused token would time a refusal: each token must verify. */
-    @Setup
-    public void everyTokenVerifies() {
-        for (String token : List.of(hs, rs, es)) {
-            if (!(cache.verify(token) instanceof Verification.Verified)) {
-                throw new IllegalStateException("the benchmark's token is refused: " + verifier.verify(token));
-            }
-        }
-    }
-
-    @Benchmark
-    public Object hs256() {
-        return verifier.verify(hs);
-    }
-
-    @Benchmark
-    public Object rs256() {
-        return verifier.verify(rs);
-    }
-
-    @Benchmark
-    public Object es256() {
-        return verifier.verify(es);
-    }
-
-    @Benchmark
-    public Object rs256Cached() {
-        return cache.verify(rs);
     }
 }

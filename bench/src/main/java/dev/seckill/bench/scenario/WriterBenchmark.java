@@ -1,167 +1,85 @@
 package dev.seckill.bench.scenario;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.zaxxer.hikari.HikariDataSource;
-import dev.seckill.event.OrderEvent;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.seckill.bench.report.Jmh;
+import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
-import dev.seckill.writer.config.WriterSettings;
-import dev.seckill.writer.store.DataSources;
-import dev.seckill.writer.store.OrderBatchWriter;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static dev.seckill.bench.report.Section.f;
 
 /**
- * The writer's batch path ({@link OrderBatchWriter}, batches of 1000 over 4 sales) against one order per transaction
- * (insert, guarded stock update, commit on one kept connection: its best case) on the stack's MariaDB, in alternating
- * rounds after a warm-up of each. Its sales are checked (rows = orders = stock taken) and deleted afterwards.
+ * The writer's batch path against one order per transaction, as the microbench module's {@code WriterBatch} measured
+ * them on the stack's MariaDB (orders/s, {@value Jmh#FILE}), with the ceilings' targets on them; and rows through the
+ * batch path alone, the large sale's part cost, written by the same benchmark in a JVM of the bench's.
  */
-public final class WriterBenchmark {
+public record WriterBenchmark(Jmh.Score batched, Jmh.Score rowAtATime) {
 
-    private static final int BATCH = 1000;
-    private static final int SALES = 4;
+    static final String BENCHMARK = "WriterBatch";
+    /** The large sale's part: one warm-up of 10 batches of 1,000 rows, then 100 batches, all in its window. */
+    static final List<String> ROWS_RUN = List.of("-f", "0", "-bm", "ss", "-wi", "1", "-wbs", "10", "-i", "1", "-bs",
+            "100");
+    static final long ROWS = 110 * 1000;
 
-    /** Each rate is total orders over total time; {@code rows}: all the batch path wrote, its warm-up's included. */
-    public record Result(int orders, int batchSize, int sales, int rounds, double batchedSeconds,
-                         double batchedOrdersPerSec, int rowAtATimeOrders, double rowAtATimeSeconds,
-                         double rowAtATimeOrdersPerSec, double ratio, boolean consistent, @JsonIgnore int rows) {
+    /** The figures in {@code jmh}; a side that did not run is null. */
+    public static WriterBenchmark of(Jmh jmh) {
+        return new WriterBenchmark(jmh.get(BENCHMARK + ".batched").orElse(null),
+                jmh.get(BENCHMARK + ".rowAtATime").orElse(null));
     }
 
-    private interface Sql<T> {
-        T apply(PreparedStatement ps) throws SQLException;
+    /** Batched orders/s over row-at-a-time's; null without both. */
+    @JsonProperty
+    public Double ratio() {
+        return batched == null || rowAtATime == null || rowAtATime.score() <= 0 ? null
+                : Section.round(batched.score() / rowAtATime.score());
     }
 
-    private final HikariDataSource db;
-    private final OrderBatchWriter writer;
-    // Far above real order ids, so runs never collide with each other or with real orders.
-    private final long orderIdBase = 5_000_000_000_000_000_000L
-            + ThreadLocalRandom.current().nextLong(1, 1_000_000) * 1_000_000_000L;
-    private final String names = "bench-writer-" + orderIdBase + "-";
-    private long nextOrder;
-    private int sales;
-
-    private WriterBenchmark(HikariDataSource db) {
-        this.db = db;
-        this.writer = new OrderBatchWriter(db, 5);
+    /** The batch writer's two targets and its figures, added to {@code s}. */
+    public Section addTo(Section s) {
+        if (batched == null) {
+            s.goal("batch writer", "not measured", ">= 20,000 orders/s", false);
+            s.goal("batch writer vs row-at-a-time", "not measured", ">= 10 x", false);
+            return s.text(Jmh.missing(BENCHMARK));
+        }
+        s.goal("batch writer", f("%,.0f orders/s", batched.score()), ">= 20,000 orders/s", batched.score() >= 20_000);
+        Double ratio = ratio();
+        s.goal("batch writer vs row-at-a-time", ratio == null ? "not measured" : f("%.1f x", ratio), ">= 10 x",
+                ratio != null && ratio >= 10);
+        return s.text("Batch writer (JMH, %s in %s; %s): **%,.0f ± %,.0f orders/s** batched (batches of 1,000 "
+                        + "over 4 sales, one transaction each) against %s row-at-a-time (one transaction per order on "
+                        + "one kept connection): **%s**. Each side's sales held a row per order and lost a unit per "
+                        + "row, or the benchmark would have failed.", BENCHMARK, Jmh.FILE, batched.run(),
+                batched.score(), batched.error(), rowAtATime == null ? "not measured"
+                        : f("%,.0f orders/s", rowAtATime.score()), ratio == null ? "no ratio" : f("%.1f x", ratio));
     }
 
-    /** {@code orders} batched and {@code rowOrders} row at a time (0: none), in {@code rounds} alternating rounds. */
-    public static Result run(Stack stack, int orders, int rowOrders, int rounds) throws SQLException {
-        try (HikariDataSource db = DataSources.pool(new WriterSettings.Db(stack.jdbcUrl(), stack.dbUser(),
-                stack.dbPassword(), 2))) {
-            WriterBenchmark b = new WriterBenchmark(db);
-            try {
-                int warm = Math.min(orders, 10_000);
-                b.batched(warm);
-                b.rowAtATime(Math.min(rowOrders, 1000));
-                double fast = 0;
-                double slow = 0;
-                for (int r = 0; r < rounds; r++) {
-                    fast += b.batched(orders / rounds);
-                    slow += b.rowAtATime(rowOrders / rounds);
-                }
-                double slowRate = rowOrders == 0 ? 0 : rowOrders / slow;
-                boolean consistent = b.withNames("SELECT COUNT(*) FROM sale s WHERE name LIKE ? AND (stock <> 0 OR"
-                        + " stock_total <> (SELECT COUNT(*) FROM seckill_order o WHERE o.sale_id = s.id))", ps -> {
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() && rs.getInt(1) == 0;
-                    }
-                });
-                return new Result(orders, BATCH, SALES, rounds, fast, orders / fast, rowOrders, slow, slowRate,
-                        slowRate == 0 ? 0 : orders / fast / slowRate, consistent, warm + orders);
-            } finally {
-                b.withNames("DELETE FROM seckill_order WHERE sale_id IN (SELECT id FROM sale WHERE name LIKE ?)",
-                        PreparedStatement::executeUpdate);
-                b.withNames("DELETE FROM sale WHERE name LIKE ?", PreparedStatement::executeUpdate);
-            }
+    /**
+     * Rows through the batch path alone ({@link #ROWS_RUN}: {@value #ROWS} rows), by JMH's runner from the microbench
+     * jar in a child JVM, counted in the bench's own CPU; its JSON and output beside the report. The child's start is
+     * in the window too (a few tenths of a second of a core).
+     */
+    static long rows(Stack stack, Path out) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(out);
+        Path jar = stack.home().resolve("microbench/target/seckill-microbench.jar");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        // JMH's machine-wide lock ignored, as bin/lib/bench.sh does: another's JMH run must not fail the bench.
+        List<String> command = new ArrayList<>(List.of(java, "-Djmh.ignoreLock=true", "-jar", jar.toString(),
+                BENCHMARK + ".batched", "-foe", "true", "-rf", "json", "-rff",
+                dir.resolve("large-sale-rows.json").toString()));
+        command.addAll(ROWS_RUN);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("large-sale-rows.txt").toFile()).start();
+        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException("the batch path's rows (" + String.join(" ", command) + ") failed: see "
+                    + dir.resolve("large-sale-rows.txt"));
         }
-    }
-
-    private double batched(int orders) throws SQLException {
-        List<OrderEvent> events = new ArrayList<>();
-        for (int s = 0; s < SALES; s++) {
-            events.addAll(orders(orders / SALES));
-        }
-        // Round-robin over the sales, as a partition carrying several sales sees them.
-        events.sort(Comparator.comparingLong(OrderEvent::userId));
-        long start = System.nanoTime();
-        for (int from = 0; from < events.size(); from += BATCH) {
-            writer.write(events.subList(from, Math.min(events.size(), from + BATCH)));
-        }
-        return (System.nanoTime() - start) / 1e9;
-    }
-
-    private double rowAtATime(int orders) throws SQLException {
-        if (orders == 0) {
-            return 0;
-        }
-        List<OrderEvent> events = orders(orders);
-        long start = System.nanoTime();
-        try (Connection c = db.getConnection();
-             PreparedStatement insert = c.prepareStatement("INSERT IGNORE INTO seckill_order (order_id, sale_id,"
-                     + " user_id, price_cents, created_at) VALUES (?, ?, ?, ?, ?)");
-             PreparedStatement take = c.prepareStatement("UPDATE sale SET stock = stock - 1, version = version + 1"
-                     + " WHERE id = ? AND stock >= 1")) {
-            c.setAutoCommit(false);
-            for (OrderEvent e : events) {
-                insert.setLong(1, e.orderIdValue());
-                insert.setLong(2, e.saleId());
-                insert.setLong(3, e.userId());
-                insert.setLong(4, e.priceCents());
-                insert.setObject(5, LocalDateTime.ofInstant(Instant.ofEpochMilli(e.createdAt()), ZoneOffset.UTC));
-                take.setLong(1, e.saleId());
-                if (insert.executeUpdate() == 1 && take.executeUpdate() == 1) {
-                    c.commit();
-                } else {
-                    c.rollback();
-                }
-            }
-        }
-        return (System.nanoTime() - start) / 1e9;
-    }
-
-    /** A new sale of {@code n} units and its {@code n} orders, users 1..n. */
-    private List<OrderEvent> orders(int n) throws SQLException {
-        List<OrderEvent> events = new ArrayList<>(n);
-        long sale;
-        try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO sale (name, price_cents, stock_total, stock,"
-                     + " starts_at, ends_at) VALUES (?, 990, ?, ?, UTC_TIMESTAMP(), UTC_TIMESTAMP() + INTERVAL 1 HOUR)",
-                     Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, names + sales++);
-            ps.setInt(2, n);
-            ps.setInt(3, n);
-            ps.executeUpdate();
-            c.commit();
-            try (ResultSet rs = ps.getGeneratedKeys()) {
-                rs.next();
-                sale = rs.getLong(1);
-            }
-        }
-        long now = System.currentTimeMillis();
-        for (int i = 1; i <= n; i++) {
-            events.add(OrderEvent.of(orderIdBase + nextOrder++, sale, i, 990, now));
-        }
-        return events;
-    }
-
-    /** {@code sql} with this run's sale names as its one parameter. */
-    private <T> T withNames(String sql, Sql<T> then) throws SQLException {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, names + "%");
-            T result = then.apply(ps);
-            c.commit();
-            return result;
-        }
+        return ROWS;
     }
 }
