@@ -1,5 +1,5 @@
 -- The edge's request latency, a Prometheus histogram per route class (the $edge_route of the location: purchase,
--- gate, sale_read, order, login, health, static, api, refused), one set per nginx instance summed over its workers.
+-- protection, sale_read, order, login, health, static, api, refused), one set per nginx instance summed over its workers.
 -- The time is from the request's first byte to the log phase, so a proxied request includes the service's answer.
 --
 -- Cheap on the flood path: the dict holds each bucket's own count (not the cumulative one), so a request costs two
