@@ -32,8 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
@@ -57,7 +55,6 @@ public final class Bench {
     }
 
     public static void main(String[] args) {
-        Logger.getLogger("").setLevel(Level.WARNING);
         BenchOptions options;
         try {
             options = BenchOptions.parse(args);

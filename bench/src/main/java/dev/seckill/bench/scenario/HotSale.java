@@ -19,8 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.round;
@@ -51,7 +49,6 @@ public final class HotSale {
 
     /** {@code --mode one-call|coalescing --coalesce-max N|default --seconds S --connections N --out DIR}. */
     public static void main(String[] args) throws Exception {
-        Logger.getLogger("").setLevel(Level.WARNING);
         Map<String, String> a = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i], args[i + 1]);
