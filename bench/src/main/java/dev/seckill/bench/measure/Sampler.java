@@ -2,6 +2,7 @@ package dev.seckill.bench.measure;
 
 import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Stack;
 
 import java.io.BufferedReader;
@@ -56,7 +57,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     /** A poll of the watched sale's stats. */
-    public record SaleSample(long nanos, long saleId, StackAdmin.SaleStats stats) {
+    public record SaleSample(long nanos, long saleId, SaleStats stats) {
     }
 
     /** Resident memory of one component: the largest and the mean sample of the run, the largest during the sale. */
@@ -74,15 +75,15 @@ public final class Sampler implements AutoCloseable {
     private final Map<String, Long> marks = new LinkedHashMap<>();
     private final Map<Long, String> partOf = new HashMap<>();
     private final Stack stack;
-    private final StackAdmin admin;
+    private final AdminSales sales;
     private final Process pidstat;
     private final Thread reader;
     private volatile long watched = -1;
 
     /** Starts pidstat, its report kept in {@code dir}/{@value #FILE}. */
-    public Sampler(Stack stack, StackAdmin admin, Path dir) throws IOException {
+    public Sampler(Stack stack, AdminSales sales, Path dir) throws IOException {
         this.stack = stack;
-        this.admin = admin;
+        this.sales = sales;
         Files.createDirectories(dir);
         // Line-buffered, so that each interval is read as pidstat prints it.
         pidstat = new ProcessBuilder("stdbuf", "-oL", "pidstat", "-u", "-r", "-h", "-H", "-p", "ALL", "1")
@@ -119,9 +120,9 @@ public final class Sampler implements AutoCloseable {
         long sale = watched;
         try {
             if (sale > 0) {
-                saleSamples.add(new SaleSample(System.nanoTime(), sale, admin.stats(sale)));
+                saleSamples.add(new SaleSample(System.nanoTime(), sale, SaleStats.read(sales, stack.adminUrl(), sale)));
             }
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException e) {
             // a missed sample (the service is busy or restarting, or the sampler closed); the next one comes soon
         }
     }
