@@ -53,7 +53,7 @@ public final class Sampler implements AutoCloseable {
     private static final long INTERVAL = Duration.ofSeconds(1).toNanos();
 
     /** One pidstat interval, stamped (System.nanoTime()) as it arrived: kB resident, µs of CPU used so far. */
-    public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks) {
+    public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuMicros) {
     }
 
     /** A poll of the watched sale's stats. */
@@ -187,9 +187,9 @@ public final class Sampler implements AutoCloseable {
         Map<String, Long> cpu = new LinkedHashMap<>();
         Stream.concat(COMPONENTS.stream(), Stream.of(BENCH, MACHINE)).forEach(k -> {
             rss.put(k, 0L);
-            cpu.put(k, last == null ? 0L : last.cpuTicks().getOrDefault(k, 0L));
+            cpu.put(k, last == null ? 0L : last.cpuMicros().getOrDefault(k, 0L));
         });
-        cpu.put(MACHINE_ALL, (last == null ? 0L : last.cpuTicks().get(MACHINE_ALL)) + MACHINE_CORES * elapsed / 1000);
+        cpu.put(MACHINE_ALL, (last == null ? 0L : last.cpuMicros().get(MACHINE_ALL)) + MACHINE_CORES * elapsed / 1000);
         for (Line l : interval) {
             long micros = Math.round(l.cpuPercent() / 100 * elapsed / 1000);
             String p = part.apply(l.pid());
@@ -292,7 +292,7 @@ public final class Sampler implements AutoCloseable {
         Sample y = samples.get(i);
         double share = y.nanos() == x.nanos() ? 1 : (double) (t - x.nanos()) / (y.nanos() - x.nanos());
         Map<String, Long> cpu = new LinkedHashMap<>();
-        x.cpuTicks().forEach((k, v) -> cpu.put(k, v + Math.round((y.cpuTicks().getOrDefault(k, v) - v) * share)));
+        x.cpuMicros().forEach((k, v) -> cpu.put(k, v + Math.round((y.cpuMicros().getOrDefault(k, v) - v) * share)));
         return new Sample(t, y.rssKb(), cpu);
     }
 
@@ -302,7 +302,7 @@ public final class Sampler implements AutoCloseable {
         double perCore = all > 0 ? (double) all / MACHINE_CORES : (b.nanos() - a.nanos()) / 1e3;
         Map<String, Double> cores = new LinkedHashMap<>();
         double accounted = 0;
-        for (String k : a.cpuTicks().keySet()) {
+        for (String k : a.cpuMicros().keySet()) {
             if (!k.equals(MACHINE) && !k.equals(MACHINE_ALL)) {
                 double c = Math.max(0, ticks(a, b, k)) / perCore;
                 cores.put(k, round(c));
@@ -338,7 +338,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     private static long ticks(Sample a, Sample b, String key) {
-        return b.cpuTicks().getOrDefault(key, 0L) - a.cpuTicks().getOrDefault(key, 0L);
+        return b.cpuMicros().getOrDefault(key, 0L) - a.cpuMicros().getOrDefault(key, 0L);
     }
 
     /** A file's text, or "" when it cannot be read (as when its process has just exited). */
@@ -366,7 +366,7 @@ public final class Sampler implements AutoCloseable {
         memory.forEach(m -> s.row(m.component(), f("%.1f", m.maxMb()), f("%.1f", m.meanMb()),
                 f("%.1f", m.maxMbDuringSale())));
         double rss = memory.getFirst().maxMb(); // the service's: COMPONENTS begins with it
-        return s.text("![resident memory over the bench](%s)", BenchReport.MEMORY_PNG).goal("service RSS during the run "
+        return s.goal("service RSS during the run "
                 + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 
