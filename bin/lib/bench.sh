@@ -214,9 +214,10 @@ bench_java() {
   bench_main dev.seckill.bench.Bench --out "$out" "$@"
 }
 
-# bench_main CLASS ARG...: one main of the bench jar.
+# bench_main CLASS ARG...: one main of the bench jar. Its libraries (Redisson, Kafka, Helidon) log through SLF4J to
+# seckill-common's logback.xml, at WARN here: only the bench's own lines reach the console.
 bench_main() {
-  "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m \
+  "$JAVA" "${JAVA_FLAGS[@]}" -Xms64m -Xmx768m -DSECKILL_LOG_LEVEL=WARN \
     -XX:+UseSerialGC -cp "$(bench_jar)" "$@"
 }
 

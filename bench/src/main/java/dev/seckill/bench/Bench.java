@@ -2,7 +2,6 @@ package dev.seckill.bench;
 
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.StackAdmin;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
@@ -21,6 +20,8 @@ import dev.seckill.bench.scenario.ProtectionBench;
 import dev.seckill.bench.scenario.Scenario;
 import dev.seckill.bench.scenario.WaitingRoomRun;
 import dev.seckill.redis.RedisClients;
+import dev.seckill.testkit.AdminSales;
+import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
@@ -32,8 +33,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
@@ -57,7 +56,6 @@ public final class Bench {
     }
 
     public static void main(String[] args) {
-        Logger.getLogger("").setLevel(Level.WARNING);
         BenchOptions options;
         try {
             options = BenchOptions.parse(args);
@@ -76,12 +74,11 @@ public final class Bench {
 
     public static Outcome run(Stack stack, BenchOptions o) throws Exception {
         BenchReport.Machine machine = BenchReport.Machine.now();
-        StackAdmin admin = new StackAdmin(stack);
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         Path out = o.out().toAbsolutePath();
-        try (Sampler sampler = new Sampler(stack, admin, out)) {
+        try (Sampler sampler = new Sampler(stack, new AdminSales(stack, new HttpJson()), out)) {
             Progress.say("minting " + o.users() + " user tokens");
-            Scenario s = new Scenario(stack, admin, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
+            Scenario s = new Scenario(stack, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
                     o, redis, new ArrayList<>());
             Ceilings.Result ceilings = o.ceilings() ? new Ceilings(s).run() : null;
             FlashSale.Result sale;
@@ -136,7 +133,7 @@ public final class Bench {
     /** The flood levels on the flash sale's sale, once it has sold out (a sale with stock left would sell on). */
     private static List<FloodLevels.Level> flood(Scenario s, FlashSale.Result sale) throws Exception {
         // Now, not at the crowd's end: with payments, lapsed units went on sale again since.
-        Long remaining = s.admin().stats(sale.saleId()).redisRemaining();
+        Long remaining = s.stats(sale.saleId()).redisRemaining();
         if (s.o().floodLevels().isEmpty() || remaining == null || remaining != 0) {
             Progress.say(s.o().floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, sale "
                     + sale.saleId() + " did not sell out (remaining " + remaining + ")");

@@ -1,7 +1,7 @@
 package dev.seckill.bench;
 
 import dev.seckill.bench.load.AnsweredClick;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.SaleStats;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
@@ -80,13 +80,12 @@ class ShortRunReportTest {
         assertMarkers(charts.throughput(), "first SOLD_OUT (0.20 s)", "last 202 (0.70 s)", "writer drained (0.90 s)");
         assertMarkers(charts.latency(), "last 202 (0.70 s)");
         assertMarkers(cpu, "flash sale (1.00 s)");
-        assertMarkers(charts.memory(), "flash sale (1.00 s)");
 
         BenchReport report = new BenchReport(BenchReport.Machine.now(), Map.of("stock", 50), List.of(), List.of(
                 numbers().section(null, 64), Sampler.memory(samples, T0, END),
                 Sampler.cpuSection(samples, T0, END, null)));
         report.write(out, new Charts(new Timeline(attempts()), samples, marks, numbers()));
-        for (String png : List.of(BenchReport.THROUGHPUT_PNG, BenchReport.LATENCY_PNG, BenchReport.MEMORY_PNG, BenchReport.CPU_PNG)) {
+        for (String png : List.of(BenchReport.THROUGHPUT_PNG, BenchReport.LATENCY_PNG, BenchReport.CPU_PNG)) {
             BufferedImage image = ImageIO.read(out.resolve(png).toFile());
             assertEquals(1000, image.getWidth(), png);
             assertEquals(500, image.getHeight(), png);
@@ -102,7 +101,7 @@ class ShortRunReportTest {
     void chartsOfARunWithoutSamplesOrAnswersStillRender(@TempDir Path out) throws Exception {
         List<Path> pngs = new Charts(new Timeline(List.of()), List.of(), Map.of(), numbers()).write(out);
 
-        assertEquals(4, pngs.size());
+        assertEquals(3, pngs.size());
         for (Path png : pngs) {
             assertNotNull(ImageIO.read(png.toFile()), png.toString());
         }
@@ -122,7 +121,7 @@ class ShortRunReportTest {
 
     private static FlashSale numbers() {
         List<AnsweredClick> attempts = attempts();
-        StackAdmin.SaleStats stats = new StackAdmin.SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
+        SaleStats stats = new SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
         FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS,
                 null);
         return FlashSale.of(r, new Timeline(attempts), 50);

@@ -3,6 +3,7 @@ package dev.seckill.testkit;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 
@@ -69,6 +70,15 @@ public final class AdminSales {
     /** Reconciles a sale ({@code POST /admin/sales/{id}/reconcile}) at {@code adminUrl}, as {@link #attemptCreate}. */
     public HttpJson.Answer attemptReconcile(String adminUrl, long saleId, String... headers) {
         return attempt("POST", adminUrl + "/admin/sales/" + saleId + "/reconcile", null, headers);
+    }
+
+    /**
+     * As {@link #attemptReconcile(String, long, String...)}, judging only reservations older than {@code grace}
+     * ({@code ?graceSeconds=}; the service refuses one shorter than its Kafka delivery timeout).
+     */
+    public HttpJson.Answer attemptReconcile(String adminUrl, long saleId, Duration grace, String... headers) {
+        return attempt("POST", adminUrl + "/admin/sales/" + saleId + "/reconcile?graceSeconds=" + grace.toSeconds(),
+                null, headers);
     }
 
     private HttpJson.Answer attempt(String method, String url, String body, String... headers) {

@@ -2,6 +2,7 @@ package dev.seckill.bench.measure;
 
 import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
+import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Stack;
 
 import java.io.BufferedReader;
@@ -52,11 +53,11 @@ public final class Sampler implements AutoCloseable {
     private static final long INTERVAL = Duration.ofSeconds(1).toNanos();
 
     /** One pidstat interval, stamped (System.nanoTime()) as it arrived: kB resident, µs of CPU used so far. */
-    public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuTicks) {
+    public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuMicros) {
     }
 
     /** A poll of the watched sale's stats. */
-    public record SaleSample(long nanos, long saleId, StackAdmin.SaleStats stats) {
+    public record SaleSample(long nanos, long saleId, SaleStats stats) {
     }
 
     /** Resident memory of one component: the largest and the mean sample of the run, the largest during the sale. */
@@ -74,15 +75,15 @@ public final class Sampler implements AutoCloseable {
     private final Map<String, Long> marks = new LinkedHashMap<>();
     private final Map<Long, String> partOf = new HashMap<>();
     private final Stack stack;
-    private final StackAdmin admin;
+    private final AdminSales sales;
     private final Process pidstat;
     private final Thread reader;
     private volatile long watched = -1;
 
     /** Starts pidstat, its report kept in {@code dir}/{@value #FILE}. */
-    public Sampler(Stack stack, StackAdmin admin, Path dir) throws IOException {
+    public Sampler(Stack stack, AdminSales sales, Path dir) throws IOException {
         this.stack = stack;
-        this.admin = admin;
+        this.sales = sales;
         Files.createDirectories(dir);
         // Line-buffered, so that each interval is read as pidstat prints it.
         pidstat = new ProcessBuilder("stdbuf", "-oL", "pidstat", "-u", "-r", "-h", "-H", "-p", "ALL", "1")
@@ -119,9 +120,9 @@ public final class Sampler implements AutoCloseable {
         long sale = watched;
         try {
             if (sale > 0) {
-                saleSamples.add(new SaleSample(System.nanoTime(), sale, admin.stats(sale)));
+                saleSamples.add(new SaleSample(System.nanoTime(), sale, SaleStats.read(sales, stack.adminUrl(), sale)));
             }
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException e) {
             // a missed sample (the service is busy or restarting, or the sampler closed); the next one comes soon
         }
     }
@@ -186,9 +187,9 @@ public final class Sampler implements AutoCloseable {
         Map<String, Long> cpu = new LinkedHashMap<>();
         Stream.concat(COMPONENTS.stream(), Stream.of(BENCH, MACHINE)).forEach(k -> {
             rss.put(k, 0L);
-            cpu.put(k, last == null ? 0L : last.cpuTicks().getOrDefault(k, 0L));
+            cpu.put(k, last == null ? 0L : last.cpuMicros().getOrDefault(k, 0L));
         });
-        cpu.put(MACHINE_ALL, (last == null ? 0L : last.cpuTicks().get(MACHINE_ALL)) + MACHINE_CORES * elapsed / 1000);
+        cpu.put(MACHINE_ALL, (last == null ? 0L : last.cpuMicros().get(MACHINE_ALL)) + MACHINE_CORES * elapsed / 1000);
         for (Line l : interval) {
             long micros = Math.round(l.cpuPercent() / 100 * elapsed / 1000);
             String p = part.apply(l.pid());
@@ -291,7 +292,7 @@ public final class Sampler implements AutoCloseable {
         Sample y = samples.get(i);
         double share = y.nanos() == x.nanos() ? 1 : (double) (t - x.nanos()) / (y.nanos() - x.nanos());
         Map<String, Long> cpu = new LinkedHashMap<>();
-        x.cpuTicks().forEach((k, v) -> cpu.put(k, v + Math.round((y.cpuTicks().getOrDefault(k, v) - v) * share)));
+        x.cpuMicros().forEach((k, v) -> cpu.put(k, v + Math.round((y.cpuMicros().getOrDefault(k, v) - v) * share)));
         return new Sample(t, y.rssKb(), cpu);
     }
 
@@ -301,7 +302,7 @@ public final class Sampler implements AutoCloseable {
         double perCore = all > 0 ? (double) all / MACHINE_CORES : (b.nanos() - a.nanos()) / 1e3;
         Map<String, Double> cores = new LinkedHashMap<>();
         double accounted = 0;
-        for (String k : a.cpuTicks().keySet()) {
+        for (String k : a.cpuMicros().keySet()) {
             if (!k.equals(MACHINE) && !k.equals(MACHINE_ALL)) {
                 double c = Math.max(0, ticks(a, b, k)) / perCore;
                 cores.put(k, round(c));
@@ -337,7 +338,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     private static long ticks(Sample a, Sample b, String key) {
-        return b.cpuTicks().getOrDefault(key, 0L) - a.cpuTicks().getOrDefault(key, 0L);
+        return b.cpuMicros().getOrDefault(key, 0L) - a.cpuMicros().getOrDefault(key, 0L);
     }
 
     /** A file's text, or "" when it cannot be read (as when its process has just exited). */
@@ -365,7 +366,7 @@ public final class Sampler implements AutoCloseable {
         memory.forEach(m -> s.row(m.component(), f("%.1f", m.maxMb()), f("%.1f", m.meanMb()),
                 f("%.1f", m.maxMbDuringSale())));
         double rss = memory.getFirst().maxMb(); // the service's: COMPONENTS begins with it
-        return s.text("![resident memory over the bench](%s)", BenchReport.MEMORY_PNG).goal("service RSS during the run "
+        return s.goal("service RSS during the run "
                 + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 

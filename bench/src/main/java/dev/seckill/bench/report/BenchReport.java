@@ -28,7 +28,6 @@ public record BenchReport(Machine machine, Map<String, Object> scenario, List<Ch
     public static final String CPU_PNG = "cpu.png";
     public static final String THROUGHPUT_PNG = "throughput.png";
     public static final String LATENCY_PNG = "latency.png";
-    public static final String MEMORY_PNG = "memory.png";
     /** The sections whose targets the report lists, in its order; the invariants' own target comes last. */
     private static final List<String> GOALS_FROM = List.of("ceilings", "largeSale", "signIn", "hotSale", "floods",
             "flashSale", "memory");
@@ -105,7 +104,7 @@ public record BenchReport(Machine machine, Map<String, Object> scenario, List<Ch
         json.put("goals", goals());
         json.put("invariants", invariants);
         json.put("timeline", charts.t().buckets);
-        json.put("charts", List.of(THROUGHPUT_PNG, LATENCY_PNG, MEMORY_PNG, CPU_PNG));
+        json.put("charts", List.of(THROUGHPUT_PNG, LATENCY_PNG, CPU_PNG));
         sections.forEach(s -> json.put(s.key(), s.data()));
         Files.writeString(out.resolve("report.json"), Section.JSON.writeValueAsString(json));
         charts.write(out);

@@ -20,7 +20,11 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
-/** The report's four charts (XChart, PNG); a marker is a dashed line, named in the legend with its time. */
+/**
+ * The report's charts (XChart, PNG), only where a plot says more than the sections' tables: the flash sale's answers
+ * and latency over time, and the CPU of each component through the bench's phases (the memory section's table holds
+ * the RSS figures). A marker is a dashed line, named in the legend with its time.
+ */
 public record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long> marks, FlashSale numbers) {
 
     private static final String SALE_X = "seconds since the first click";
@@ -28,7 +32,7 @@ public record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long>
 
     public List<Path> write(Path out) throws IOException {
         Map<String, XYChart> charts = Map.of(BenchReport.THROUGHPUT_PNG, throughput(), BenchReport.LATENCY_PNG, latency(),
-                BenchReport.MEMORY_PNG, memory(), BenchReport.CPU_PNG, cpu());
+                BenchReport.CPU_PNG, cpu());
         for (Map.Entry<String, XYChart> c : charts.entrySet()) {
             BitmapEncoder.saveBitmap(c.getValue(), out.resolve(c.getKey()).toString(), BitmapEncoder.BitmapFormat.PNG);
         }
@@ -59,22 +63,13 @@ public record Charts(Timeline t, List<Sampler.Sample> samples, Map<String, Long>
                 ? p.applyAsDouble(b.latency()) : Double.NaN));
     }
 
-    public XYChart memory() {
-        XYChart c = chart("Resident memory (VmRSS) during the bench", BENCH_X, "MB");
-        for (String part : samples.isEmpty() ? List.<String>of() : Sampler.COMPONENTS) {
-            c.addSeries(part, seconds(samples), samples.stream()
-                    .mapToDouble(s -> s.rssKb().getOrDefault(part, 0L) / 1024.0).toArray());
-        }
-        return phases(c, samples);
-    }
-
-    /** Cores over the bench, stacked; a point spans at least 0.2 s (ticks are 1/100 s), and there are at most 150. */
+    /** Cores over the bench, stacked, from pidstat's samples (one a second), thinned to at most 150 points. */
     public XYChart cpu() {
         XYChart c = chart("Where the CPU went (cores; the machine has " + Sampler.MACHINE_CORES + ")", BENCH_X,
                 "cores");
         c.getStyler().setYAxisMin(0.0);
         long span = samples.isEmpty() ? 0 : samples.getLast().nanos() - samples.getFirst().nanos();
-        long step = Math.max(200_000_000L, span / 150);
+        long step = span / 150;
         List<Sampler.Sample> ss = new ArrayList<>();
         samples.stream().filter(s -> ss.isEmpty() || s.nanos() - ss.getLast().nanos() >= step).forEach(ss::add);
         List<Map<String, Double>> cores = IntStream.range(1, ss.size())

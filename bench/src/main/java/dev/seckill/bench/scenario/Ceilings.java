@@ -6,6 +6,7 @@ import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Generators;
 import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.report.Jmh;
@@ -107,16 +108,16 @@ public record Ceilings(Scenario s) {
         s.sampler().mark("ceilings");
         Scenario.trivial(edge(), TRIVIAL_PATH, TRIVIAL, o.connections(), Duration.ofSeconds(2));
         // The dummy sale is flagged sold out for the rounds: the edge must short-circuit every purchase of it.
-        s.admin().soldOutFlag(DUMMY_SALE, (int) (o.rounds() * (6 * o.ceilingTime().toSeconds() + 130)) + 60);
+        soldOutFlag((int) (o.rounds() * (6 * o.ceilingTime().toSeconds() + 130)) + 60);
         try {
             for (int r = 1; r <= o.rounds(); r++) {
                 Progress.say("ceilings: round " + r + " of " + o.rounds());
                 rounds.add(wrk(r, RETURN_200, "/edge/bench/ok", null));
-                double before = s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
+                double before = s.meters().edge().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
                 Measured byWrk = wrk(r, SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
                 Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> s.purchase(DUMMY_SALE, i % s.users().size(),
                         null, edge()), null, SHORT_CIRCUIT_ANSWERS);
-                if (s.admin().edgeMetrics().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
+                if (s.meters().edge().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
                         < byWrk.requests() + byClient.requests()) {
                     throw new IOException("not every purchase of a flagged sale was short-circuited");
                 }
@@ -125,7 +126,7 @@ public record Ceilings(Scenario s) {
                 rounds.addAll(purchaseRound(r));
             }
         } finally {
-            s.admin().soldOutFlag(DUMMY_SALE, 0);
+            soldOutFlag(0);
         }
         Map<String, Measured> best = new LinkedHashMap<>();
         rounds.forEach(m -> best.merge(m.name(), m, (a, b) -> a.rps() >= b.rps() ? a : b));
@@ -151,15 +152,15 @@ public record Ceilings(Scenario s) {
             Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), null, edge()),
                     Duration.ofSeconds(2), attempts, true);
         }
-        Map<String, Double> before = s.admin().serviceMetrics();
+        Map<String, Double> before = s.meters().service();
         Measured accepted = client(PURCHASE, i -> s.purchase(sale, i % n, null, edge()), attempts, ACCEPTED_ANSWERS)
-                .withInService(inService(before, s.admin().serviceMetrics()));
+                .withInService(inService(before, s.meters().service()));
         int[] buyers = s.buyers("ceilings", sale, attempts);
-        Map<String, Double> again = s.admin().serviceMetrics();
+        Map<String, Double> again = s.meters().service();
         Measured refused = client(PURCHASE_REFUSED, i -> s.purchase(sale, buyers[i % buyers.length], null, edge()),
                 attempts, REFUSED_ANSWERS);
         s.check("purchase path", sale, attempts, null);
-        return List.of(accepted, refused.withInService(inService(again, s.admin().serviceMetrics())));
+        return List.of(accepted, refused.withInService(inService(again, s.meters().service())));
     }
 
     /** Calls and mean ms per call of the service's Redis script and Kafka send timers between two scrapes. */
@@ -173,6 +174,13 @@ public record Ceilings(Scenario s) {
             m.put(timer + "MeanMs", calls > 0 ? round(seconds * 1000 / calls) : 0.0);
         }
         return m;
+    }
+
+    /** Sets (ttlSeconds > 0) or clears (0) the edge's sold-out flag of the dummy sale. */
+    private void soldOutFlag(int ttlSeconds) throws IOException {
+        String url = s.stack().edgeUrl() + "/edge/flags/sold-out/" + DUMMY_SALE;
+        Meters.require(s.meters().http().attempt(ttlSeconds > 0 ? "PUT" : "DELETE", ttlSeconds > 0 ? url + "?ttl="
+                + ttlSeconds : url, null).join(), 200, "sold-out flag of " + DUMMY_SALE);
     }
 
     private int edge() {

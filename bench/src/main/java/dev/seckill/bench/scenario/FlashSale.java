@@ -4,7 +4,8 @@ import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.SaleStats;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
@@ -41,7 +42,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
      * {@code atRest}: each part's CPU over {@link #AT_REST} before the crowd, no request in flight.
      */
     public record Result(long saleId, long t0, long end, List<AnsweredClick> attempts, Map<String, Double> edgeBefore,
-                  Map<String, Double> edgeAfter, StackAdmin.SaleStats finalStats, long drainedAt,
+                  Map<String, Double> edgeAfter, SaleStats finalStats, long drainedAt,
                   Sampler.Cpu atRest) {
 
         public long accepted() {
@@ -61,7 +62,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         long quiet = s.sampler().open();
         Thread.sleep(AT_REST.toMillis());
         Sampler.Cpu atRest = s.sampler().close(AT_REST_WINDOW, quiet, 0).asCpu();
-        Map<String, Double> before = s.admin().edgeMetrics();
+        Map<String, Double> before = s.meters().edge();
         s.sampler().watch(sale);
         s.sampler().mark("flash sale");
         try {
@@ -72,17 +73,17 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             List<AnsweredClick> attempts = (payers == null ? crowd : crowd.onAccepted(payers::won))
                     .run(o.connections(), t0 + o.duration().toNanos());
             long end = System.nanoTime();
-            Map<String, Double> after = s.admin().edgeMetrics();
+            Map<String, Double> after = s.meters().edge();
             long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
             Progress.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
-            StackAdmin.SaleStats stats = s.admin().await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
+            SaleStats stats = s.await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
             long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
             // The sampler may have seen the drain earlier, while the crowd was still clicking.
             long seen = s.sampler().saleSamples().stream().filter(x -> x.saleId() == sale && x.stats() != null
                     && x.stats().drained(accepted) && x.nanos() >= t0).mapToLong(Sampler.SaleSample::nanos)
                     .findFirst().orElse(Long.MAX_VALUE);
-            return new Result(sale, t0, end, attempts, before, after, stats == null ? s.admin().stats(sale) : stats,
+            return new Result(sale, t0, end, attempts, before, after, stats == null ? s.stats(sale) : stats,
                     Math.min(drained, seen) == Long.MAX_VALUE ? -1 : Math.min(drained, seen), atRest);
         } finally {
             s.sampler().watch(-1);
@@ -105,7 +106,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         long after = all.size() - untilCut;
         double seconds = lastEnd / 1e9;
         double cutSeconds = soldOut ? cut / 1e9 : seconds;
-        long shortCircuits = StackAdmin.delta(r.edgeBefore(), r.edgeAfter(), Sampler.SHORT_CIRCUITS);
+        long shortCircuits = Meters.delta(r.edgeBefore(), r.edgeAfter(), Sampler.SHORT_CIRCUITS);
         long drainFrom = Math.max(lastAccept, 0);
         // The sampler polls every 100 ms: it may see the drain before the last 202 reached the client.
         long drainedAt = r.drainedAt() < 0 ? -1 : Math.max(r.drainedAt() - r.t0(), drainFrom);
@@ -115,7 +116,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
                 soldOut ? sellOut / 1e9 : null, firstSoldOutEnd < 0 ? null : firstSoldOutEnd / 1e9, untilCut,
                 cutSeconds > 0 ? untilCut / cutSeconds : 0, Measured.Latency.of(before.all), after,
                 seconds > cutSeconds ? after / (seconds - cutSeconds) : 0, shortCircuits,
-                StackAdmin.delta(r.edgeBefore(), r.edgeAfter(), "seckill_edge_rate_limited_total"),
+                Meters.delta(r.edgeBefore(), r.edgeAfter(), "seckill_edge_rate_limited_total"),
                 soldOut && after > 0 ? (double) shortCircuits / after : null,
                 drainedAt < 0 ? null : (drainedAt - drainFrom) / 1e9, drainedAt < 0 ? null : drainedAt / 1e9);
     }

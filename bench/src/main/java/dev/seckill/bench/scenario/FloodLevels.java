@@ -5,7 +5,7 @@ import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Steady;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.report.Section;
@@ -86,8 +86,8 @@ public record FloodLevels(Scenario s) {
         long perProcess = ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os
                 ? Math.max(1, Math.min(PER_PROCESS, os.getMaxFileDescriptorCount() - 512)) : PER_PROCESS;
         int processes = (int) ((connections + perProcess - 1) / perProcess);
-        Map<String, Double> edge = s.admin().edgeMetrics();
-        Map<String, Double> service = s.admin().serviceMetrics();
+        Map<String, Double> edge = s.meters().edge();
+        Map<String, Double> service = s.meters().service();
         int logLines = edgeLog().size();
         List<Process> clients = new ArrayList<>();
         try {
@@ -111,13 +111,13 @@ public record FloodLevels(Scenario s) {
             Sampler.PerUnit cpu = s.sampler().close("flood " + connections, from, measured.requests());
             List<String> alerts = edgeLog().stream().skip(logLines)
                     .filter(l -> l.contains("[alert]") || l.contains("[crit]") || l.contains("[emerg]")).toList();
-            Map<String, Double> edgeAfter = s.admin().edgeMetrics();
+            Map<String, Double> edgeAfter = s.meters().edge();
             return new Level(connections, processes, measured,
                     new LoadClient.Wire(parts.stream().mapToLong(p -> p.wire().connected()).sum(),
                             parts.stream().mapToLong(p -> p.wire().failed()).sum()),
-                    StackAdmin.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
-                    StackAdmin.delta(service, s.admin().serviceMetrics(), "seckill_purchases_total"),
-                    StackAdmin.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
+                    Meters.delta(edge, edgeAfter, Sampler.SHORT_CIRCUITS),
+                    Meters.delta(service, s.meters().service(), "seckill_purchases_total"),
+                    Meters.delta(edge, edgeAfter, "seckill_edge_flag_rechecks_total"), alerts.size(),
                     alerts.isEmpty() ? null : alerts.getFirst(), cpu);
         } finally {
             for (Process c : clients) {

@@ -4,7 +4,7 @@ import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
@@ -19,8 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import static dev.seckill.bench.report.Section.f;
 import static dev.seckill.bench.report.Section.round;
@@ -51,7 +49,6 @@ public final class HotSale {
 
     /** {@code --mode one-call|coalescing --coalesce-max N|default --seconds S --connections N --out DIR}. */
     public static void main(String[] args) throws Exception {
-        Logger.getLogger("").setLevel(Level.WARNING);
         Map<String, String> a = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             a.put(args[i], args[i + 1]);
@@ -65,7 +62,7 @@ public final class HotSale {
     }
 
     public static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
-        Scenario s = new Scenario(stack, new StackAdmin(stack), null, new Users(stack.tokenSecret(), 1, BUYERS), null, null,
+        Scenario s = new Scenario(stack, null, new Users(stack.tokenSecret(), 1, BUYERS), null, null,
                 new ArrayList<>());
         long sale = s.sale("hot-sale-" + mode, STOCK);
         IntFunction<LoadClient.Request> buyer = i -> s.purchase(sale, Math.floorMod(i, BUYERS), null,
@@ -74,12 +71,12 @@ public final class HotSale {
         // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
         Scenario.steady(stack.servicePort(), connections, "hot sale warm-up", i -> buyer.apply(BUYERS - 1 - i),
                 Duration.ofSeconds(3), attempts, false);
-        Map<String, Double> before = s.admin().serviceMetrics();
+        Map<String, Double> before = s.meters().service();
         Measured measured = Scenario.steady(stack.servicePort(), connections, "hot sale, " + mode, buyer, d,
                 attempts, false);
-        Map<String, Double> after = s.admin().serviceMetrics();
-        double calls = StackAdmin.delta(before, after, "seckill_purchase_batch_size_attempts_count");
-        double decided = StackAdmin.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
+        Map<String, Double> after = s.meters().service();
+        double calls = Meters.delta(before, after, "seckill_purchase_batch_size_attempts_count");
+        double decided = Meters.delta(before, after, "seckill_purchase_batch_size_attempts_sum");
         Scenario.Settled settled = s.settle("hot sale", sale, attempts);
         return new Run(mode, coalesceMax, sale, measured, calls > 0 ? round(decided / calls) : 0,
                 settled.reconciled(), settled.invariants());

@@ -6,7 +6,8 @@ import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.SaleStats;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Bodies;
@@ -55,7 +56,7 @@ public final class PaymentRun {
 
     /** {@code returned}: units lapsed orders gave back; {@code resold}: the 202s of the waves after the first. */
     public record Result(long saleId, double payRatio, long payWindowSeconds, List<Wave> waves, long returned,
-                         long resold, StackAdmin.SaleStats settled, Expiry expiry, @JsonIgnore List<AnsweredClick> attempts) {
+                         long resold, SaleStats settled, Expiry expiry, @JsonIgnore List<AnsweredClick> attempts) {
 
         /** The report's section ("payments" in report.json). */
         public Section section() {
@@ -92,7 +93,7 @@ public final class PaymentRun {
         List<AnsweredClick> all = new ArrayList<>(sale.attempts());
         List<Wave> waves = new ArrayList<>(List.of(new Wave(1, o.users(), o.stock(), sale.accepted(), first.finish())));
         long nextUser = o.firstUser() + o.users();
-        StackAdmin.SaleStats settled = settled(s, sale.saleId(), all);
+        SaleStats settled = settled(s, sale.saleId(), all);
         for (int w = 2; w <= WAVES && settled.redisRemaining() != null && settled.redisRemaining() > 0; w++) {
             long onSale = settled.redisRemaining();
             int n = (int) Math.min(1_000_000, onSale * SHOPPERS_PER_UNIT);
@@ -114,12 +115,12 @@ public final class PaymentRun {
     }
 
     /** Every order PAID or EXPIRED and every lapsed unit back in Redis, within the window and a minute. */
-    private static StackAdmin.SaleStats settled(Scenario s, long saleId, List<AnsweredClick> attempts) throws Exception {
+    private static SaleStats settled(Scenario s, long saleId, List<AnsweredClick> attempts) throws Exception {
         long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
-        StackAdmin.SaleStats stats = s.admin().await(saleId, x -> x.settled(accepted),
+        SaleStats stats = s.await(saleId, x -> x.settled(accepted),
                 s.o().payWindow().plusSeconds(60));
         if (stats == null) {
-            throw new IllegalStateException("sale " + saleId + " did not settle: " + s.admin().stats(saleId));
+            throw new IllegalStateException("sale " + saleId + " did not settle: " + s.stats(saleId));
         }
         return stats;
     }
@@ -133,7 +134,7 @@ public final class PaymentRun {
         List<AnsweredClick> bought = new Crowd(new Users(s.stack().tokenSecret(), firstUser, n), lapsing,
                 s.stack().edgePort(), 3, t0).run(s.o().connections(), t0 + Duration.ofMinutes(2).toNanos());
         long won = bought.stream().filter(AnsweredClick::accepted).count();
-        if (won == 0 || s.admin().await(lapsing, x -> x.drained(won), Duration.ofMinutes(2)) == null) {
+        if (won == 0 || s.await(lapsing, x -> x.drained(won), Duration.ofMinutes(2)) == null) {
             throw new IllegalStateException("the lapsing sale " + lapsing + " was not bought and written");
         }
         Instant lastLapse = Instant.now().plusSeconds(WINDOW_SECONDS);
@@ -143,12 +144,12 @@ public final class PaymentRun {
         Users users = new Users(s.stack().tokenSecret(), firstUser + n, 200_000);
         Measured baseline = probe(s, probeSale, users, 0, "probe, nothing expiring", Duration.ofSeconds(5));
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), firstLapse).toMillis() - 1000));
-        Map<String, Double> before = s.admin().serviceMetrics();
+        Map<String, Double> before = s.meters().service();
         // Past every buyer the first probe had answered or in flight.
         Measured during = probe(s, probeSale, users, baseline.requests() + PROBE_CONNECTIONS,
                 "probe, during the mass expiry", Duration.between(Instant.now(), lastLapse).plusSeconds(4));
-        Map<String, Double> after = s.admin().serviceMetrics();
-        return new Expiry((int) won, StackAdmin.delta(before, after, "seckill_orders_expired_total"),
+        Map<String, Double> after = s.meters().service();
+        return new Expiry((int) won, Meters.delta(before, after, "seckill_orders_expired_total"),
                 after.getOrDefault("seckill_expiry_pass_seconds_max", 0.0) * 1000, baseline, during);
     }
 

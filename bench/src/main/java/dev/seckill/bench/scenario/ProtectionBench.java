@@ -114,8 +114,8 @@ public record ProtectionBench(Scenario s) {
         for (int r = 1; r <= s.o().rounds(); r++) {
             Progress.say("protection: purchase cost, round " + r + " of " + s.o().rounds());
             Instant now = Instant.now().minusSeconds(1);
-            long[] sale = {s.admin().createSale("bench-unprotected-" + System.nanoTime(), n, now,
-                    Map.of("protection", "none")), s.admin().createSale("bench-challenge-" + System.nanoTime(), n, now,
+            long[] sale = {s.createSale("bench-unprotected-" + System.nanoTime(), n, now,
+                    Map.of("protection", "none")), s.createSale("bench-challenge-" + System.nanoTime(), n, now,
                     Map.of("protection", "challenge", "challengeBits", 13))};
             String[][] paths = {null, IntStream.range(0, n).mapToObj(i -> minter.mint(sale[1], users.id(i)).path())
                     .toArray(String[]::new)};
@@ -209,7 +209,7 @@ public record ProtectionBench(Scenario s) {
                 String protection = k == 0 ? "none" : "challenge";
                 Progress.say("protection: the first seconds of a sale of " + n + " shoppers, protection " + protection);
                 Instant startsAt = Instant.now().plusSeconds(2);
-                long sale = run.admin().createSale("bench-arrival-" + System.nanoTime(), n, startsAt, k == 0
+                long sale = run.createSale("bench-arrival-" + System.nanoTime(), n, startsAt, k == 0
                         ? Map.of("protection", protection) : Map.of("protection", protection, "challengeBits", BITS));
                 // The start on this JVM's nanosecond clock (the service reads the same wall clock on this machine).
                 long t0 = System.nanoTime() + Duration.between(Instant.now(), startsAt).toNanos();

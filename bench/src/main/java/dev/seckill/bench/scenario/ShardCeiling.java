@@ -19,8 +19,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * redis-benchmark of purchase.lua by EVALSHA (one buyer per call, 50 clients, no pipelining) on a test sale no service
@@ -40,7 +38,6 @@ public final class ShardCeiling {
     }
 
     public static void main(String[] args) throws Exception {
-        Logger.getLogger("").setLevel(Level.WARNING);
         int out = List.of(args).indexOf("--out") + 1;
         if (out == 0 || out == args.length) {
             System.err.println("bench: usage: ShardCeiling --out DIR [--cluster]");

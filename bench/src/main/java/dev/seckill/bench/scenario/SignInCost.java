@@ -4,7 +4,7 @@ import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.ShopIdentity;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.report.Section;
 import dev.seckill.bench.report.Jmh;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -140,7 +140,7 @@ public final class SignInCost {
     static Result run(Scenario s, LargeSale.Run hs256, List<AnsweredClick> hsAttempts,
                       ShopIdentity id) throws Exception {
         List<Signed> runs = new ArrayList<>(List.of(signed("HS256", hs256, hsAttempts)));
-        Map<String, Double> before = s.admin().serviceMetrics();
+        Map<String, Double> before = s.meters().service();
         for (JWSAlgorithm alg : SIGNED) {
             Users buyers = id.users(alg, s.o().firstUser(), LargeSale.BUYERS);
             List<AnsweredClick> attempts = new ArrayList<>();
@@ -148,9 +148,9 @@ public final class SignInCost {
                     attempts);
             runs.add(signed(alg.getName(), r, attempts));
         }
-        Map<String, Double> after = s.admin().serviceMetrics();
-        return new Result(runs, StackAdmin.delta(before, after, "seckill_jwks_fetches_total"),
-                StackAdmin.delta(before, after, "seckill_auth_refused_total"), tokenCache(before, after, "miss"),
+        Map<String, Double> after = s.meters().service();
+        return new Result(runs, Meters.delta(before, after, "seckill_jwks_fetches_total"),
+                Meters.delta(before, after, "seckill_auth_refused_total"), tokenCache(before, after, "miss"),
                 tokenCache(before, after, "hit"), Jmh.read(s.o().out()).of(TOKEN_VERIFICATION));
     }
 

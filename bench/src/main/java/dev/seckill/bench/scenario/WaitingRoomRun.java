@@ -5,7 +5,7 @@ import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LineCrowd;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.report.Section;
 import dev.seckill.redis.Keys;
 import dev.seckill.bench.scenario.PaymentRun.Payers;
@@ -52,7 +52,7 @@ public final class WaitingRoomRun {
         int stock = sc.o().stock();
         Instant now = Instant.now();
         Instant start = now.plusSeconds(PREQUEUE_SECONDS);
-        long sale = sc.admin().createSale("bench-waiting-room-" + System.currentTimeMillis(), stock, start,
+        long sale = sc.createSale("bench-waiting-room-" + System.currentTimeMillis(), stock, start,
                 Map.of("payWindowSeconds", PAY_WINDOW.toSeconds(),
                         "waitingRoom", Map.of("prequeueSeconds", PREQUEUE_SECONDS, "admitSeconds", ADMIT_SECONDS)));
         int n = users.size();
@@ -62,7 +62,7 @@ public final class WaitingRoomRun {
         double ratio = sc.o().payRatio() < 0 ? 0.5 : sc.o().payRatio();
         Map<String, Long> paid;
         LineCrowd crowd;
-        double before = serviceRequests(sc.admin());
+        double before = serviceRequests(sc.meters());
         try (Payers payers = new Payers(stack.edgeUrl(), users, ratio, PAY_WINDOW)) {
             crowd = new LineCrowd(users, sale, stack.edgePort(), ADMIT_SECONDS * 1000L, payers::won);
             ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -81,7 +81,7 @@ public final class WaitingRoomRun {
                     startNanos + Duration.ofSeconds(240).toNanos(), Duration.ofSeconds(30));
             paid = payers.finish();
         }
-        long reached = Math.round(serviceRequests(sc.admin()) - before);
+        long reached = Math.round(serviceRequests(sc.meters()) - before);
         sc.awaitDrained("waiting room", sale, crowd.attempts(), Duration.ofSeconds(120));
         sc.check("waiting room", sale, crowd.attempts(), null);
 
@@ -89,9 +89,9 @@ public final class WaitingRoomRun {
         long plain = sc.sale("bench-no-line-" + System.currentTimeMillis(), stock, PAY_WINDOW);
         long p0 = System.nanoTime();
         Crowd page = new Crowd(users, plain, stack.edgePort(), Integer.MAX_VALUE, p0).likeThePage();
-        before = serviceRequests(sc.admin());
+        before = serviceRequests(sc.meters());
         page.run(sc.o().connections(), p0 + Duration.ofSeconds(120).toNanos());
-        long plainReached = Math.round(serviceRequests(sc.admin()) - before);
+        long plainReached = Math.round(serviceRequests(sc.meters()) - before);
         sc.awaitDrained("waiting room, no line", plain, page.attempts(), Duration.ofSeconds(120));
         sc.check("waiting room's crowd without a line", plain, page.attempts(), null);
         Map<Long, Long> places = places(sc.redis(), sale);
@@ -104,8 +104,8 @@ public final class WaitingRoomRun {
      * Requests the service's public listener answered so far (its own counter): what reached it, whoever answered
      * the rest (the edge's flag copies carry no X-Seckill-Answered-By, so the answers alone cannot tell).
      */
-    private static double serviceRequests(StackAdmin admin) throws Exception {
-        return admin.serviceMetrics().entrySet().stream()
+    private static double serviceRequests(Meters meters) throws Exception {
+        return meters.service().entrySet().stream()
                 .filter(e -> e.getKey().startsWith("seckill_api_requests_total"))
                 .mapToDouble(Map.Entry::getValue).sum();
     }

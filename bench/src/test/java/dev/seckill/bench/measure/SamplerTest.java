@@ -35,13 +35,13 @@ class SamplerTest {
         List<Sampler.Sample> s = samples();
 
         assertEquals(2, s.size());
-        assertEquals(656_900, s.get(0).cpuTicks().get("service"), "65.69 % of a second, in µs");
-        assertEquals(656_900 + 340_000, s.get(1).cpuTicks().get("service"));
-        assertEquals(9_800, s.get(0).cpuTicks().get(Sampler.BENCH));
+        assertEquals(656_900, s.get(0).cpuMicros().get("service"), "65.69 % of a second, in µs");
+        assertEquals(656_900 + 340_000, s.get(1).cpuMicros().get("service"));
+        assertEquals(9_800, s.get(0).cpuMicros().get(Sampler.BENCH));
         assertEquals(1428, s.get(1).rssKb().get("service"));
         assertEquals(0, s.get(1).rssKb().get("edge"), "no process of the edge in the report");
         double first = 1.96 + 4.90 + 14.71 + 7.84 + 6.86 + 6.86 + 77.45 + 65.69 + 0.98;
-        assertEquals(Math.round(first * 10_000), s.get(0).cpuTicks().get(Sampler.MACHINE), 10,
+        assertEquals(Math.round(first * 10_000), s.get(0).cpuMicros().get(Sampler.MACHINE), 10,
                 "the machine's: every process's");
     }
 

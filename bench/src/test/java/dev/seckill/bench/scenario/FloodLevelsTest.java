@@ -1,7 +1,7 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.load.LoadClient;
-import dev.seckill.bench.measure.StackAdmin;
+import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
 import org.HdrHistogram.Histogram;
@@ -48,6 +48,6 @@ class FloodLevelsTest {
         Map<String, Double> before = Map.of("a_total{x=\"1\"}", 1.0, "a_total_other", 5.0);
         Map<String, Double> after = Map.of("a_total{x=\"1\"}", 4.0, "a_total{x=\"2\"}", 2.0, "a_total_other", 9.0);
 
-        assertEquals(5, StackAdmin.delta(before, after, "a_total"));
+        assertEquals(5, Meters.delta(before, after, "a_total"));
     }
 }
