@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * whether the shopper stops, clicks again at once (from the back of the queue) or once the answer's Retry-After has
  * passed. It only decides who clicks next: a transport takes a shopper ({@link #next}, {@link #take}), sends its
  * click and hands back the answer ({@link #answered}). {@link #run} is the JDK's HTTP client on {@code connections}
- * virtual threads; the bench drives it from its NIO load client.
+ * platform threads; the bench drives it from its NIO load client.
  */
 public final class Stampede<S> {
 
@@ -168,7 +168,10 @@ public final class Stampede<S> {
         long start = System.nanoTime();
         long deadline = start + plan.maxDuration().toNanos();
         List<Future<?>> workers = new ArrayList<>();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        // Platform threads: a crowd of the test JVM never waits on the virtual-thread scheduler, which the JVM's libraries
+        // share (one stuck carrier there would freeze every click while the service sits idle).
+        try (ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("crowd-", 0)
+                .factory())) {
             for (int i = 0; i < plan.connections(); i++) {
                 workers.add(pool.submit(() -> {
                     for (Shopper<User> s; (s = crowd.take(deadline)) != null; ) {

@@ -13,12 +13,14 @@ import dev.seckill.chaos.report.Timeliness;
 import dev.seckill.testkit.ClusterStack;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -33,6 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the report's margin) but those the documented exception covers (cut off with the entry point they were sent to).
  */
 @Tag("cluster")
+// A whole stack built, started and broken inside the test: on a slow machine it may outlast the default timeout.
+@Timeout(value = 25, unit = TimeUnit.MINUTES)
 class ChaosIT {
 
     private static final Duration LENGTH = Duration.ofMinutes(3);

@@ -10,11 +10,13 @@ import dev.seckill.testkit.RedisCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -28,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * docs/invariants.md holds, read from MySQL and from the master that serves the sale now.
  */
 @Tag("compose")
+// A whole stack built, started and broken inside the test: on a slow machine it may outlast the default timeout.
+@Timeout(value = 25, unit = TimeUnit.MINUTES)
 class ComposeClusterIT {
 
     private static final ComposeStack CLUSTER = new ComposeStack(true, ComposeStackIT.BEHIND_A_PROXY);

@@ -61,7 +61,8 @@ public final class UpstreamStub implements AutoCloseable {
             : Reply.json(200, "{\"path\":\"" + hit.path() + "\"}");
 
     private final HttpServer server;
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService executor = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("stub-", 0)
+            .factory());
     private final List<Hit> hits = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Responder responder = DEFAULT;

@@ -171,7 +171,7 @@ class BreakerStackIT {
         List<Thread> threads = new ArrayList<>();
         List<Timed> out = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int i = 0; i < LOAD; i++) {
-            threads.add(Thread.ofVirtual().start(() -> out.add(timed(request))));
+            threads.add(Thread.ofPlatform().daemon().start(() -> out.add(timed(request))));
         }
         for (Thread t : threads) {
             try {

@@ -24,7 +24,7 @@ import java.util.function.IntFunction;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A crowd hammering one purchase URL through an edge: {@code clients} clients, each on a virtual thread of its own,
+ * A crowd hammering one purchase URL through an edge: {@code clients} clients, each on a thread of its own,
  * each sending the next purchase as soon as the last is answered, for a fixed length of load (this is the load
  * itself, not a wait). Each client sends the headers {@code headers} gives for its index (its own address in
  * X-Forwarded-For, a token or none). Counts the answers by status and code, and keeps the first answer of each kind.
@@ -84,7 +84,8 @@ final class Flood {
         Map<String, Answer> first = new ConcurrentHashMap<>();
         long start = System.nanoTime();
         long end = start + length.toNanos();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("flood-", 0)
+                .factory())) {
             for (int c = 0; c < clients; c++) {
                 HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                         .POST(HttpRequest.BodyPublishers.noBody());

@@ -115,7 +115,7 @@ class RandomIdsIT {
         List<Thread> threads = new ArrayList<>();
         long user = svc.newUser();
         for (int t = 0; t < THREADS; t++) {
-            threads.add(Thread.ofVirtual().start(() -> {
+            threads.add(Thread.ofPlatform().daemon().start(() -> {
                 for (int i = next.getAndIncrement(); i < 3 * PER_KIND; i = next.getAndIncrement()) {
                     ThreadLocalRandom r = ThreadLocalRandom.current();
                     long sale = r.nextLong(below + 1, top);

@@ -62,7 +62,8 @@ class OverloadIT {
         URI notYet = URI.create(stack.edgeUrl() + "/api/sales/" + upcoming + "/purchase");
         long deadline = System.nanoTime() + FLOOD.toNanos();
         long firstUser = 7_000_000_000_000L + System.nanoTime() % 1_000_000_000L;
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().name("overload-", 0)
+                .factory())) {
             for (int c = 0; c < CLIENTS; c++) {
                 long user = firstUser + c;
                 // Sixteen client addresses for 1,024 clients: the per-IP limit is what must hold the flood.

@@ -145,8 +145,18 @@ public final class SaleRun {
         try {
             Await.until(timeout, () -> count(202) >= n, n + " accepted purchases in sale " + saleId);
         } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "; " + ServiceThreads.summary(), e);
+            throw new AssertionError(e.getMessage() + "; answers so far " + byCode() + "; " + ServiceThreads.summary(),
+                    e);
         }
+    }
+
+    /** The crowd's answers so far by status and code ("0 NO_ANSWER": none came). */
+    Map<String, Long> byCode() {
+        Map<String, Long> by = new TreeMap<>();
+        synchronized (attempts) {
+            attempts.forEach(a -> by.merge(a.status() + " " + a.code(), 1L, Long::sum));
+        }
+        return by;
     }
 
     /** Waits for the stampede to end (it is bounded in time by its plan). */
