@@ -9,6 +9,7 @@ local admin = require "seckill.admin"
 local reply = require "seckill.reply"
 local errors = require "seckill.errors"
 local line = require "seckill.line"
+local standing = require "standing"
 local json = require "seckill.json"
 
 local ngx = ngx
@@ -199,17 +200,17 @@ end
 local function line_answer(id, s, ticket)
     local code = s.code
     counters:incr(metrics.label(metrics.LINE_ANSWERS, "code", code))
-    if code == line.SOLD_OUT then
+    if code == standing.SOLD_OUT then
         ngx.header["X-Seckill-Sold-Out"] = "1"
         return send_json(reply.GONE, sale_flags.body(sale_flags.SOLD_OUT, id))
-    elseif code == line.ENDED then
+    elseif code == standing.ENDED then
         return send_json(reply.GONE, sale_flags.body(sale_flags.SALE_ENDED, id))
-    elseif code == line.LAPSED then
+    elseif code == standing.LAPSED then
         return shared_answer(errors.ADMISSION_LAPSED, LAPSED_FIELDS, { saleId = json.id(id) })
-    elseif code == line.ADMITTED then
+    elseif code == standing.ADMITTED then
         return reply.json(reply.OK, ADMITTED_FIELDS, { code = code, saleId = json.id(id),
                                                        admittedUntil = iso(s.until_ms), ticket = ticket })
-    elseif code == line.WAITLIST then
+    elseif code == standing.WAITLIST then
         return reply.json(reply.OK, WAITLIST_FIELDS, { code = code, saleId = json.id(id), position = s.position,
                                                        ahead = s.ahead, returning = s.returning,
                                                        returnBy = s.return_by, refreshSeconds = s.refresh,
@@ -250,7 +251,7 @@ function _M.line()
         return reply.error(refusal == line.TICKET_EXPIRED and errors.TICKET_EXPIRED or errors.TICKET_INVALID)
     end
     local p = progress_or_answer(id)
-    return line_answer(id, line.standing(p, t, now() * 1000), raw)
+    return line_answer(id, standing.of(p, t, now() * 1000), raw)
 end
 
 local function not_admitted(id, position, ahead, retry)
@@ -282,10 +283,10 @@ function _M.line_gate()
         -- No line (409) or no sale (404): the service answers the purchase as such.
         return
     end
-    local s = line.standing(p, t, now() * 1000)
-    if s.code == line.IN_LINE or s.code == line.WAITLIST then
+    local s = standing.of(p, t, now() * 1000)
+    if s.code == standing.IN_LINE or s.code == standing.WAITLIST then
         return not_admitted(id, s.position, s.ahead, s.refresh)
-    elseif s.code == line.LAPSED then
+    elseif s.code == standing.LAPSED then
         return not_admitted(id, nil, nil, 1)
     end
 end

@@ -29,6 +29,7 @@ import dev.seckill.line.LineAdmission;
 import dev.seckill.line.LineService;
 import dev.seckill.line.LineTickets;
 import dev.seckill.line.Lines;
+import dev.seckill.line.Standings;
 import dev.seckill.order.ArchivedMarks;
 import dev.seckill.order.IssuableOrderIds;
 import dev.seckill.order.OrderLookup;
@@ -177,10 +178,11 @@ final class Wiring implements AutoCloseable {
         Lines lines = new Lines(scripts, settings.line(),
                 sale -> breakers.db().call(() -> orderRepository.countsForSale(sale).paid()), clock,
                 Metrics.globalRegistry);
+        Standings standings = new Standings(scripts, settings.line());
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
                 new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate,
-                        new LineAdmission(lines, tickets, clock)),
+                        new LineAdmission(lines, tickets, standings, clock)),
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
@@ -189,7 +191,7 @@ final class Wiring implements AutoCloseable {
                 new ProtectionService(auth, catalog, gate),
                 settings.demoLogin() ? new LoginService(signer) : null,
                 breakers::open,
-                new LineService(auth, catalog, lines, tickets, clock),
+                new LineService(auth, catalog, lines, tickets, standings, clock),
                 new LineAdminService(adminAuth, catalog, lines, clock));
         return new Wiring(publisher, periodic, expiry, archive, resender, routes);
     }

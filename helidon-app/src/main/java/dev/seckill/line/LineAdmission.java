@@ -17,11 +17,13 @@ public final class LineAdmission implements Admission {
 
     private final Lines lines;
     private final LineTickets tickets;
+    private final Standings standings;
     private final Clock clock;
 
-    public LineAdmission(Lines lines, LineTickets tickets, Clock clock) {
+    public LineAdmission(Lines lines, LineTickets tickets, Standings standings, Clock clock) {
         this.lines = lines;
         this.tickets = tickets;
+        this.standings = standings;
         this.clock = clock;
     }
 
@@ -41,10 +43,10 @@ public final class LineAdmission implements Admission {
             return new PurchaseOutcome.TicketRefused(PurchaseService.TICKET_INVALID);
         }
         Instant now = clock.instant();
-        Standing s = Standing.of(sale, lines.progress(sale), c.ticket(), now);
+        Standing s = standings.of(sale, lines.progress(sale), c.ticket(), now);
         if (s instanceof Standing.InLine) {
             // The edge may have learned of the admission a moment before this instance: look again, sooner.
-            s = Standing.of(sale, lines.fresh(sale), c.ticket(), now);
+            s = standings.of(sale, lines.fresh(sale), c.ticket(), now);
         }
         return switch (s) {
             case Standing.Admitted a -> null;

@@ -5,9 +5,8 @@ import java.util.List;
 
 /**
  * A sale's line as line_advance.lua left it, at {@code at} (epoch ms), with what the database adds once the stock is
- * gone: how many sold units may still come back. Every place and every admission follows from it and a ticket, so
- * the edge, which learns it once per interval, answers a buyer's poll without asking anyone (the same rules in
- * openresty/lua/seckill/line.lua).
+ * gone: how many sold units may still come back. Every place and every admission follows from it and a ticket
+ * (standing.lua), so the edge, which learns it once per interval, answers a buyer's poll without asking anyone.
  *
  * @param prequeue    buyers in the pre-queue (so far, before the draw)
  * @param joinedAfter buyers who joined after the draw
@@ -52,44 +51,6 @@ public record LineProgress(long at, boolean drawn, long prequeue, long joinedAft
 
     public long total() {
         return prequeue + joinedAfter;
-    }
-
-    /** Whether the ticket's place has been admitted (ever: the admission may since have lapsed). */
-    public boolean admitted(LineTicket t) {
-        if (!drawn) {
-            return false;
-        }
-        return t.prequeue() ? admitted >= prequeue || t.value() <= cut : admitted >= prequeue + t.value();
-    }
-
-    /** When the ticket's place was admitted (epoch ms), or -1 when the line has not admitted it. */
-    public long admittedAt(LineTicket t) {
-        if (!admitted(t)) {
-            return -1;
-        }
-        for (Step s : steps) {
-            if (t.prequeue() ? s.admitted() >= prequeue || t.value() <= s.cut() : s.admitted() >= prequeue + t.value()) {
-                return s.ms();
-            }
-        }
-        // Admitted before every step kept: at or before the oldest, which is past the admission time.
-        return steps.isEmpty() ? 0 : steps.getFirst().ms();
-    }
-
-    /**
-     * The ticket's place in line from 1 (pre-queue places: estimated from the random number, the pre-queue being
-     * a uniform shuffle), or null before the draw.
-     */
-    public Long position(LineTicket t) {
-        if (!drawn) {
-            return null;
-        }
-        if (!t.prequeue()) {
-            return prequeue + t.value();
-        }
-        long estimate = Math.max(1, Math.min(prequeue, (long) Math.ceil((double) t.value() / ALL * prequeue)));
-        // Not admitted yet: behind everyone admitted, whatever the estimate says.
-        return t.value() > cut && admitted < prequeue ? Math.max(estimate, admitted + 1) : estimate;
     }
 
     /** Admissions a second over the last ten seconds (since the first step kept, when that is later; 0: none). */

@@ -19,7 +19,6 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -39,13 +38,16 @@ public final class LineService implements HttpService {
     private final SaleCatalog catalog;
     private final Lines lines;
     private final LineTickets tickets;
+    private final Standings standings;
     private final Clock clock;
 
-    public LineService(Authenticator auth, SaleCatalog catalog, Lines lines, LineTickets tickets, Clock clock) {
+    public LineService(Authenticator auth, SaleCatalog catalog, Lines lines, LineTickets tickets, Standings standings,
+                       Clock clock) {
         this.auth = auth;
         this.catalog = catalog;
         this.lines = lines;
         this.tickets = tickets;
+        this.standings = standings;
         this.clock = clock;
     }
 
@@ -92,7 +94,7 @@ public final class LineService implements HttpService {
         LineTicket t = new LineTicket(s.id(), user.get().id(), j.prequeue(), j.value(), s.endsAt().getEpochSecond());
         LineProgress p = lines.progress(s);
         Long exact = j.prequeue() ? (j.rank() >= 0 && p.drawn() ? j.rank() + 1 : null) : null;
-        answer(res, s, Standing.of(s, p, t, now, exact), tickets.sign(t));
+        answer(res, s, standings.of(s, p, t, now, exact), tickets.sign(t));
     }
 
     private void poll(ServerRequest req, ServerResponse res) {
@@ -107,7 +109,7 @@ public final class LineService implements HttpService {
             refuse(req, res, c.refusal());
             return;
         }
-        answer(res, s, Standing.of(s, lines.progress(s), c.ticket(), clock.instant()), raw);
+        answer(res, s, standings.of(s, lines.progress(s), c.ticket(), clock.instant()), raw);
     }
 
     private void progress(ServerRequest req, ServerResponse res) {
@@ -116,21 +118,7 @@ public final class LineService implements HttpService {
             return;
         }
         Sale s = sale.get();
-        LineProgress p = lines.progress(s);
-        WaitingRoom room = s.waitingRoom();
-        // Numbers and booleans, and each step as [ms, admitted, cut]: the edge decodes it with cjson. The figures
-        // that do not depend on a ticket are Standing's own, and the instants the answers show are written here
-        // (drawAt, returnBy): the edge uses them as they are (docs/waiting-room.md, "One standing").
-        List<List<Long>> steps = p.steps().stream().map(st -> List.of(st.ms(), st.admitted(), st.cut())).toList();
-        Answers.json(res, Status.OK_200, Answers.body("saleId", s.id(), "at", p.at(),
-                "startsAt", s.startsAt().toEpochMilli(), "endsAt", s.endsAt().toEpochMilli(),
-                "admitMs", room.admission().toMillis(), "drawn", p.drawn(), "prequeue", p.prequeue(),
-                "joinedAfter", p.joinedAfter(), "admitted", p.admitted(), "cut", p.cut(),
-                "remaining", p.remaining(), "mayReturn", p.mayReturn(), "soldOutAt", p.soldOutAt(),
-                "drawAt", s.startsAt().toString(), "returnBy", Standing.returnBy(s, p).toString(),
-                "rate", Standing.rate(room, p),
-                "maxRefreshSeconds", Standing.maxRefresh(room), "refreshMs", lines.settings().interval().toMillis(),
-                "steps", steps));
+        Answers.json(res, Status.OK_200, PublishedProgress.of(s, lines.progress(s), lines.settings()));
     }
 
     private Optional<Sale> sale(ServerRequest req, ServerResponse res) {

@@ -18,7 +18,8 @@ public enum Script {
     UNSENT("unsent.lua"),
     SENT("sent.lua"),
     LINE_JOIN("line_join.lua"),
-    LINE_ADVANCE("line_advance.lua");
+    LINE_ADVANCE("line_advance.lua"),
+    STANDING("standing.lua");
 
     private final String file;
     private final String body;

@@ -69,6 +69,12 @@ public final class ScriptRunner {
                 RScript.ReturnType.LIST, keys, args)));
     }
 
+    /** Runs a script that returns a string. */
+    public String text(Script s, List<Object> keys, Object... args) {
+        return reloading(s, keys, () -> await(s, script.<String>evalShaAsync(key(keys), RScript.Mode.READ_WRITE,
+                s.sha(), RScript.ReturnType.VALUE, keys, args)));
+    }
+
     /** Runs a script that returns an integer. */
     public long number(Script s, List<Object> keys, Object... args) {
         Long r = reloading(s, keys, () -> await(s, script.<Long>evalShaAsync(key(keys), RScript.Mode.READ_WRITE,
