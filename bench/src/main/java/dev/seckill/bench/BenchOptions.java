@@ -113,7 +113,7 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
             benchmarks.add("TokenVerification");
         }
         if (a.protection) {
-            benchmarks.add("ProtectionGate");
+            benchmarks.add("ProtectionCheck");
         }
         return benchmarks.isEmpty() ? "" : String.join(" ", "-f", "" + a.jmhForks, "-wi", "" + a.jmhWarmups, "-i",
                 "" + a.jmhIterations, String.join("|", benchmarks));

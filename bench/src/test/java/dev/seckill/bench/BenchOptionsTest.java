@@ -131,7 +131,7 @@ class BenchOptionsTest {
     void jmhRunsTheMicroBenchmarksWhoseFiguresTheRunsSectionsQuote() {
         assertTrue(BenchOptions.shell().contains("jmh='-f 1 -wi 2 -i 5 WriterBatch|TokenVerification'\n"));
         assertTrue(BenchOptions.shell("--protection", "--no-sign-in", "--jmh-forks", "2", "--jmh-warmups", "1",
-                "--jmh-iterations", "3").contains("jmh='-f 2 -wi 1 -i 3 WriterBatch|ProtectionGate'\n"));
+                "--jmh-iterations", "3").contains("jmh='-f 2 -wi 1 -i 3 WriterBatch|ProtectionCheck'\n"));
         assertTrue(BenchOptions.shell("--no-ceilings", "--no-large-sale").contains("jmh=''\n"), "none quoted");
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.shell("--jmh-forks", "0"));
     }

@@ -1,7 +1,7 @@
 package dev.seckill.bench;
 
 import dev.seckill.bench.load.AnsweredClick;
-import dev.seckill.bench.measure.SaleStats;
+import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.report.Charts;
@@ -121,7 +121,7 @@ class ShortRunReportTest {
 
     private static FlashSale numbers() {
         List<AnsweredClick> attempts = attempts();
-        SaleStats stats = new SaleStats(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
+        StatsReading stats = new StatsReading(50, 0, 0L, 50, 50, 0, 50, 0, 0, 0);
         FlashSale.Result r = new FlashSale.Result(7, T0, END, attempts, Map.of(), Map.of(), stats, T0 + 900 * MS,
                 null);
         return FlashSale.of(r, new Timeline(attempts), 50);

@@ -39,8 +39,12 @@ import dev.seckill.order.Payer;
 import dev.seckill.order.PaymentRepository;
 import dev.seckill.order.QueuedOrders;
 import dev.seckill.payment.LocalPaymentProvider;
-import dev.seckill.protection.Gate;
+import dev.seckill.protection.Challenges;
+import dev.seckill.protection.Protection;
 import dev.seckill.protection.ProtectionService;
+import dev.seckill.protection.ProtectionSettings;
+import dev.seckill.protection.PurchasePaths;
+import dev.seckill.protection.RedisUsedChallenges;
 import dev.seckill.purchase.BuyerMarks;
 import dev.seckill.purchase.EdgeFlags;
 import dev.seckill.purchase.KafkaSettings;
@@ -173,7 +177,7 @@ final class Wiring implements AutoCloseable {
         ArchiveRunner archive = archiving.enabled() ? ArchiveRunner.start(
                 new Archiver(saleRepository, stock, buyerMarks, orderRepository, clock, archiving),
                 archiving.interval()) : null;
-        Gate gate = Protection.gate(settings.protection(), settings.token().secret(), redis, clock);
+        Protection protection = protection(settings.protection(), settings.token().secret(), redis, clock);
         LineTickets tickets = credentials.lineTickets();
         Lines lines = new Lines(scripts, settings.line(),
                 sale -> breakers.db().call(() -> orderRepository.countsForSale(sale).paid()), clock,
@@ -181,19 +185,30 @@ final class Wiring implements AutoCloseable {
         Standings standings = new Standings(scripts, settings.line());
         Routes routes = new Routes(
                 new SaleService(saleRepository, catalog, views, clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate,
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, protection,
                         new LineAdmission(lines, tickets, standings, clock)),
                 new OrderService(auth, catalog, lookup,
                         new Payer(lookup, new PaymentRepository(db), new LocalPaymentProvider(), clock), clock),
                 new AdminService(adminAuth, saleRepository, catalog, stock, views,
                         new SaleAudit(saleRepository, stock, buyerMarks, ledger, orderRepository, lag), reconciler,
                         reconcile.grace()),
-                new ProtectionService(auth, catalog, gate),
+                new ProtectionService(auth, catalog, protection),
                 settings.demoLogin() ? new LoginService(signer) : null,
                 breakers::open,
                 new LineService(auth, catalog, lines, tickets, standings, clock),
                 new LineAdminService(adminAuth, catalog, lines, clock));
         return new Wiring(publisher, periodic, expiry, archive, resender, routes);
+    }
+
+    /**
+     * The protection of protected sales from {@code seckill.protection.*}. Its keys are derived from the token secret
+     * (already checked by {@link Credentials}), one per purpose, so there is no new secret to configure.
+     */
+    private static Protection protection(ProtectionSettings settings, String tokenSecret, RedissonClient redis,
+                                         Clock clock) {
+        return new Protection(new Challenges(tokenSecret, settings.challengeTtl(), clock),
+                new PurchasePaths(tokenSecret, settings.pathTtl(), clock), new RedisUsedChallenges(redis, clock),
+                clock);
     }
 
     /**

@@ -33,12 +33,12 @@ public final class ProtectionService implements HttpService {
 
     private final Authenticator auth;
     private final SaleCatalog catalog;
-    private final Gate gate;
+    private final Protection protection;
 
-    public ProtectionService(Authenticator auth, SaleCatalog catalog, Gate gate) {
+    public ProtectionService(Authenticator auth, SaleCatalog catalog, Protection protection) {
         this.auth = auth;
         this.catalog = catalog;
-        this.gate = gate;
+        this.protection = protection;
     }
 
     @Override
@@ -48,28 +48,28 @@ public final class ProtectionService implements HttpService {
     }
 
     private void challenge(ServerRequest req, ServerResponse res) {
-        answer(req, res, attempt(req, (sale, user) -> gate.challenge(sale, user.id())));
+        answer(req, res, attempt(req, (sale, user) -> protection.challenge(sale, user.id())));
     }
 
     private void path(ServerRequest req, ServerResponse res) {
         JsonNode body = JsonBody.read(req, MAX_BODY);
         String challengeId = text(body, "challengeId", MAX_CHALLENGE_ID);
         String nonce = nonce(body);
-        answer(req, res, attempt(req, (sale, user) -> gate.path(sale, user.id(), challengeId, nonce)));
+        answer(req, res, attempt(req, (sale, user) -> protection.path(sale, user.id(), challengeId, nonce)));
     }
 
-    private GateOutcome attempt(ServerRequest req, BiFunction<Sale, User, GateOutcome> action) {
+    private ProtectionOutcome attempt(ServerRequest req, BiFunction<Sale, User, ProtectionOutcome> action) {
         OptionalLong id = Ids.param(req, "id");
         if (id.isEmpty()) {
-            return new GateOutcome.SaleNotFound();
+            return new ProtectionOutcome.SaleNotFound();
         }
         Verification who = auth.verify(req);
         if (who instanceof Verification.Refused refused) {
-            return new GateOutcome.Unauthenticated(refused.reason());
+            return new ProtectionOutcome.Unauthenticated(refused.reason());
         }
         Optional<User> user = who.signedIn();
         Optional<Sale> sale = catalog.find(id.getAsLong());
-        return sale.isEmpty() ? new GateOutcome.SaleNotFound() : action.apply(sale.get(), user.get());
+        return sale.isEmpty() ? new ProtectionOutcome.SaleNotFound() : action.apply(sale.get(), user.get());
     }
 
     private static String text(JsonNode body, String field, int max) {
@@ -97,32 +97,32 @@ public final class ProtectionService implements HttpService {
     }
 
     /** The one switch from outcome to status, headers and body. */
-    private static void answer(ServerRequest req, ServerResponse res, GateOutcome outcome) {
+    private static void answer(ServerRequest req, ServerResponse res, ProtectionOutcome outcome) {
         switch (outcome) {
-            case GateOutcome.ChallengeIssued i -> Answers.json(res, Status.OK_200, Answers.body(
+            case ProtectionOutcome.ChallengeIssued i -> Answers.json(res, Status.OK_200, Answers.body(
                     "challengeId", i.challenge().challengeId(), "algorithm", ProofOfWork.ALGORITHM,
                     "salt", i.challenge().salt(), "bits", i.challenge().bits(),
                     "expiresAt", i.challenge().expiresAt().toString()));
-            case GateOutcome.PathIssued p -> Answers.json(res, Status.OK_200, Answers.body(
+            case ProtectionOutcome.PathIssued p -> Answers.json(res, Status.OK_200, Answers.body(
                     "path", p.path().path(), "expiresAt", p.path().expiresAt().toString()));
-            case GateOutcome.SaleNotFound n ->
+            case ProtectionOutcome.SaleNotFound n ->
                     Answers.error(req, res, SharedAnswer.SALE_NOT_FOUND);
-            case GateOutcome.Unauthenticated u -> Answers.unauthenticated(req, res, u.reason());
-            case GateOutcome.NotProtected n -> Answers.error(req, res, Status.CONFLICT_409, n.code(),
+            case ProtectionOutcome.Unauthenticated u -> Answers.unauthenticated(req, res, u.reason());
+            case ProtectionOutcome.NotProtected n -> Answers.error(req, res, Status.CONFLICT_409, n.code(),
                     n.code().equals("NO_CHALLENGE") ? "this sale has no challenge"
                             : "this sale is bought on the plain purchase route");
-            case GateOutcome.NotStarted n -> {
+            case ProtectionOutcome.NotStarted n -> {
                 long seconds = Math.max(1, (n.waitMillis() + 999) / 1000);
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
                 Answers.json(res, Status.CONFLICT_409, Answers.error(req, "NOT_STARTED", "the sale has not started",
                         "startsAt", n.startsAt().toString(), "retryAfter", seconds));
             }
-            case GateOutcome.SaleEnded e -> Answers.error(req, res, SharedAnswer.SALE_ENDED);
-            case GateOutcome.ChallengeFailed f -> Answers.error(req, res, Status.BAD_REQUEST_400, "CHALLENGE_FAILED",
+            case ProtectionOutcome.SaleEnded e -> Answers.error(req, res, SharedAnswer.SALE_ENDED);
+            case ProtectionOutcome.ChallengeFailed f -> Answers.error(req, res, Status.BAD_REQUEST_400, "CHALLENGE_FAILED",
                     "that is not a solution of a challenge issued to you for this sale");
-            case GateOutcome.ChallengeUsed u -> Answers.error(req, res, Status.CONFLICT_409, "CHALLENGE_USED",
+            case ProtectionOutcome.ChallengeUsed u -> Answers.error(req, res, Status.CONFLICT_409, "CHALLENGE_USED",
                     "this challenge was already used; fetch a new one");
-            case GateOutcome.ChallengeExpired e -> Answers.error(req, res, Status.GONE_410, "CHALLENGE_EXPIRED",
+            case ProtectionOutcome.ChallengeExpired e -> Answers.error(req, res, Status.GONE_410, "CHALLENGE_EXPIRED",
                     "this challenge has expired; fetch a new one");
         }
     }

@@ -22,7 +22,7 @@ public record SaleProtection(Mode mode, int bits) {
     /**
      * 2^13 = 8,192 hashes expected: about 0.3 s for the sale page's Web Worker (crypto.subtle, measured at ~25,000
      * SHA-256/s in headless Chromium on the project's 2-core machine under load; ProtectedSalePageIT prints the rate),
-     * a few milliseconds for a Java bot at ~1.2 M/s on one core (microbench's ProtectionGate). Tests pass small values.
+     * a few milliseconds for a Java bot at ~1.2 M/s on one core (microbench's ProtectionCheck). Tests pass small values.
      */
     public static final int DEFAULT_BITS = 13;
 

@@ -11,7 +11,7 @@ import dev.seckill.http.RequestIds;
 import dev.seckill.identity.Authenticator;
 import dev.seckill.identity.Verification;
 import dev.seckill.identity.User;
-import dev.seckill.protection.Gate;
+import dev.seckill.protection.Protection;
 import dev.seckill.sale.Sale;
 import dev.seckill.sale.SaleCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,17 +55,17 @@ public final class PurchaseService implements HttpService {
     private final Purchaser purchaser;
     private final PurchaseMetrics metrics;
     private final LimiterSettings limiter;
-    private final Gate gate;
+    private final Protection protection;
     private final Admission admission;
 
     public PurchaseService(Authenticator auth, SaleCatalog catalog, Purchaser purchaser, PurchaseMetrics metrics,
-                           LimiterSettings limiter, Gate gate, Admission admission) {
+                           LimiterSettings limiter, Protection protection, Admission admission) {
         this.auth = auth;
         this.catalog = catalog;
         this.purchaser = purchaser;
         this.metrics = metrics;
         this.limiter = limiter;
-        this.gate = gate;
+        this.protection = protection;
         this.admission = admission;
     }
 
@@ -105,7 +105,7 @@ public final class PurchaseService implements HttpService {
         if (refused != null) {
             return refused;
         }
-        switch (gate.purchase(sale.get(), user.get().id(), req.path().pathParameters().first("path").orElse(null))) {
+        switch (protection.purchase(sale.get(), user.get().id(), req.path().pathParameters().first("path").orElse(null))) {
             case REQUIRED -> {
                 return new PurchaseOutcome.PathRequired();
             }

@@ -14,7 +14,7 @@ import dev.seckill.order.OrderService;
 import dev.seckill.order.Payer;
 import dev.seckill.order.QueuedOrders;
 import dev.seckill.protection.Challenges;
-import dev.seckill.protection.Gate;
+import dev.seckill.protection.Protection;
 import dev.seckill.protection.ProtectionService;
 import dev.seckill.protection.PurchasePaths;
 import dev.seckill.protection.SaleProtection;
@@ -108,15 +108,15 @@ final class FakeApi {
                 new OrderPublisher(producer, OrderEvent.TOPIC, new DeliveryTimeout(Duration.ofSeconds(5))),
                 new OrderIds(clock, 1), soldOut, new Reopener(soldOut, new EdgeFlags("", registry)), metrics,
                 new UnsentSales(), clock);
-        Gate gate = new Gate(challenges, paths, (sale, salt, expiresAt) -> used.add(sale + ":" + salt), clock);
+        Protection protection = new Protection(challenges, paths, (sale, salt, expiresAt) -> used.add(sale + ":" + salt), clock);
         HttpService admin = rules -> rules.any((req, res) ->
                 Answers.json(res, Status.OK_200, Answers.body("code", "ADMIN_REACHED")));
         routes = new Routes(
                 new SaleService(sales, catalog, new SaleViews(remaining::get, clock), clock),
-                new PurchaseService(auth, catalog, purchaser, metrics, limiter, gate, Admission.EVERYONE),
+                new PurchaseService(auth, catalog, purchaser, metrics, limiter, protection, Admission.EVERYONE),
                 orders(auth, catalog),
                 admin,
-                new ProtectionService(auth, catalog, gate),
+                new ProtectionService(auth, catalog, protection),
                 new LoginService(signer), List::of, rules -> { }, rules -> { });
     }
 

@@ -57,7 +57,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     /** A poll of the watched sale's stats. */
-    public record SaleSample(long nanos, long saleId, SaleStats stats) {
+    public record SaleSample(long nanos, long saleId, StatsReading stats) {
     }
 
     /** Resident memory of one component: the largest and the mean sample of the run, the largest during the sale. */
@@ -120,7 +120,7 @@ public final class Sampler implements AutoCloseable {
         long sale = watched;
         try {
             if (sale > 0) {
-                saleSamples.add(new SaleSample(System.nanoTime(), sale, SaleStats.read(sales, stack.adminUrl(), sale)));
+                saleSamples.add(new SaleSample(System.nanoTime(), sale, StatsReading.read(sales, stack.adminUrl(), sale)));
             }
         } catch (IOException e) {
             // a missed sample (the service is busy or restarting, or the sampler closed); the next one comes soon

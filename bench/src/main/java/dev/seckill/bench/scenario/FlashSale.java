@@ -4,7 +4,7 @@ import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
-import dev.seckill.bench.measure.SaleStats;
+import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
@@ -42,7 +42,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
      * {@code atRest}: each part's CPU over {@link #AT_REST} before the crowd, no request in flight.
      */
     public record Result(long saleId, long t0, long end, List<AnsweredClick> attempts, Map<String, Double> edgeBefore,
-                  Map<String, Double> edgeAfter, SaleStats finalStats, long drainedAt,
+                  Map<String, Double> edgeAfter, StatsReading finalStats, long drainedAt,
                   Sampler.Cpu atRest) {
 
         public long accepted() {
@@ -77,7 +77,7 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
             Progress.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
-            SaleStats stats = s.await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
+            StatsReading stats = s.await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
             long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
             // The sampler may have seen the drain earlier, while the crowd was still clicking.
             long seen = s.sampler().saleSamples().stream().filter(x -> x.saleId() == sale && x.stats() != null

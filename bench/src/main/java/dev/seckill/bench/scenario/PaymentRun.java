@@ -6,7 +6,7 @@ import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.SaleStats;
+import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.report.Section;
@@ -56,7 +56,7 @@ public final class PaymentRun {
 
     /** {@code returned}: units lapsed orders gave back; {@code resold}: the 202s of the waves after the first. */
     public record Result(long saleId, double payRatio, long payWindowSeconds, List<Wave> waves, long returned,
-                         long resold, SaleStats settled, Expiry expiry, @JsonIgnore List<AnsweredClick> attempts) {
+                         long resold, StatsReading settled, Expiry expiry, @JsonIgnore List<AnsweredClick> attempts) {
 
         /** The report's section ("payments" in report.json). */
         public Section section() {
@@ -93,7 +93,7 @@ public final class PaymentRun {
         List<AnsweredClick> all = new ArrayList<>(sale.attempts());
         List<Wave> waves = new ArrayList<>(List.of(new Wave(1, o.users(), o.stock(), sale.accepted(), first.finish())));
         long nextUser = o.firstUser() + o.users();
-        SaleStats settled = settled(s, sale.saleId(), all);
+        StatsReading settled = settled(s, sale.saleId(), all);
         for (int w = 2; w <= WAVES && settled.redisRemaining() != null && settled.redisRemaining() > 0; w++) {
             long onSale = settled.redisRemaining();
             int n = (int) Math.min(1_000_000, onSale * SHOPPERS_PER_UNIT);
@@ -115,9 +115,9 @@ public final class PaymentRun {
     }
 
     /** Every order PAID or EXPIRED and every lapsed unit back in Redis, within the window and a minute. */
-    private static SaleStats settled(Scenario s, long saleId, List<AnsweredClick> attempts) throws Exception {
+    private static StatsReading settled(Scenario s, long saleId, List<AnsweredClick> attempts) throws Exception {
         long accepted = attempts.stream().filter(AnsweredClick::accepted).count();
-        SaleStats stats = s.await(saleId, x -> x.settled(accepted),
+        StatsReading stats = s.await(saleId, x -> x.settled(accepted),
                 s.o().payWindow().plusSeconds(60));
         if (stats == null) {
             throw new IllegalStateException("sale " + saleId + " did not settle: " + s.stats(saleId));

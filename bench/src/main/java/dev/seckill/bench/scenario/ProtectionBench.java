@@ -31,7 +31,7 @@ import static dev.seckill.bench.report.Section.f;
 
 /**
  * {@code bench --protection}, the section "protection": a purchase path's cost over HTTP, the in-process costs
- * (the microbench module's {@code ProtectionGate}, read from {@value Jmh#FILE}), and the challenge's effect on a
+ * (the microbench module's {@code ProtectionCheck}, read from {@value Jmh#FILE}), and the challenge's effect on a
  * sale's first seconds ({@link ArrivalCurve}). Each of its sales is checked like the flash sale.
  */
 public record ProtectionBench(Scenario s) {
@@ -63,12 +63,12 @@ public record ProtectionBench(Scenario s) {
         return section.data(Map.of("costRounds", cost, "ratios", ratios, "jmh", jmh, "arrival", arrival));
     }
 
-    /** The tables of JMH's figures of the in-process costs (ProtectionGate), added to {@code s}; those figures. */
+    /** The tables of JMH's figures of the in-process costs (ProtectionCheck), added to {@code s}; those figures. */
     static List<Jmh.Score> inProcess(Section s, Jmh jmh) {
-        List<Jmh.Score> scores = jmh.of("ProtectionGate");
+        List<Jmh.Score> scores = jmh.of("ProtectionCheck");
         s.text("### The service's CPU per purchase, in-process (JMH)");
         if (scores.isEmpty()) {
-            s.text(Jmh.missing("ProtectionGate"));
+            s.text(Jmh.missing("ProtectionCheck"));
             return scores;
         }
         s.text("""
@@ -83,8 +83,8 @@ public record ProtectionBench(Scenario s) {
             s.row(r.benchmark(), f("**%.1f** %s", r.score(), r.unit()), f("± %.1f", r.error()),
                     f("%.1f %s", r.best(), r.unit()));
         }
-        var plain = jmh.get("ProtectionGate.plainDecision");
-        var path = jmh.get("ProtectionGate.pathCheck");
+        var plain = jmh.get("ProtectionCheck.plainDecision");
+        var path = jmh.get("ProtectionCheck.pathCheck");
         if (plain.isPresent() && path.isPresent()) {
             s.text("Checking a path adds **%.2f µs** of CPU per purchase (pathCheck - plainDecision, best iterations).",
                     (path.get().best() - plain.get().best()) / 1000);

@@ -6,7 +6,7 @@ import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.LoadClient;
 import dev.seckill.bench.load.Steady;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.SaleStats;
+import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
@@ -76,14 +76,14 @@ public record Scenario(Stack stack, AdminSales sales, Meters meters, Sampler sam
                 .path("id").asLong();
     }
 
-    public SaleStats stats(long sale) throws IOException {
-        return SaleStats.read(sales, stack.adminUrl(), sale);
+    public StatsReading stats(long sale) throws IOException {
+        return StatsReading.read(sales, stack.adminUrl(), sale);
     }
 
     /** Polls the sale's stats until they are {@code done} (drained, settled); null if they were not in time. */
-    public SaleStats await(long sale, Predicate<SaleStats> done, Duration timeout)
+    public StatsReading await(long sale, Predicate<StatsReading> done, Duration timeout)
             throws IOException, InterruptedException {
-        return SaleStats.await(sales, stack.adminUrl(), sale, done, timeout);
+        return StatsReading.await(sales, stack.adminUrl(), sale, done, timeout);
     }
 
     /** A sale "bench-NAME-millis" of {@code stock} units, open from a second ago, with this payment window. */

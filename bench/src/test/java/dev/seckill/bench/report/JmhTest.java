@@ -43,12 +43,12 @@ class JmhTest {
 
     @Test
     void aParameterisedBenchmarkIsFoundAtItsParameterWithItsCounters() throws Exception {
-        Jmh.Score ten = sample().get("ProtectionGate.solve", "bits", "10").orElseThrow();
+        Jmh.Score ten = sample().get("ProtectionCheck.solve", "bits", "10").orElseThrow();
 
         assertEquals("10", ten.params().get("bits"));
         assertEquals(24_448, ten.counters().get("hashes"));
         assertEquals(27, ten.counters().get("solves"));
-        assertTrue(sample().get("ProtectionGate.solve", "bits", "9").isEmpty());
+        assertTrue(sample().get("ProtectionCheck.solve", "bits", "9").isEmpty());
     }
 
     @Test

@@ -24,11 +24,11 @@ class ProtectionBenchTest {
 
         ProtectionBench.inProcess(s, jmh);
 
-        double micros = (jmh.get("ProtectionGate.pathCheck").orElseThrow().best()
-                - jmh.get("ProtectionGate.plainDecision").orElseThrow().best()) / 1000;
+        double micros = (jmh.get("ProtectionCheck.pathCheck").orElseThrow().best()
+                - jmh.get("ProtectionCheck.plainDecision").orElseThrow().best()) / 1000;
         String md = s.markdown();
         assertTrue(md.contains(Section.f("Checking a path adds **%.2f µs** of CPU per purchase", micros)), md);
-        assertTrue(md.contains("| ProtectionGate.tokenCheck | **"), md);
+        assertTrue(md.contains("| ProtectionCheck.tokenCheck | **"), md);
         assertTrue(md.contains("1 fork(s), 1 x 300 ms warm-up, 1 x 300 ms measured"), md);
     }
 
@@ -39,12 +39,12 @@ class ProtectionBenchTest {
 
         ProtectionBench.inProcess(s, jmh);
 
-        Jmh.Score eight = jmh.get("ProtectionGate.solve", "bits", "8").orElseThrow();
+        Jmh.Score eight = jmh.get("ProtectionCheck.solve", "bits", "8").orElseThrow();
         double salts = eight.counters().get("solves");
         double hashes = eight.counters().get("hashes");
         assertTrue(s.markdown().contains(Section.f("| 8 | %d | %,.0f | %.2f ± NaN ms |", (long) salts,
                 hashes / salts, eight.score())), s.markdown());
-        assertEquals(jmh.of("ProtectionGate").size(), ProtectionBench.inProcess(new Section("p", "p"), jmh).size());
+        assertEquals(jmh.of("ProtectionCheck").size(), ProtectionBench.inProcess(new Section("p", "p"), jmh).size());
     }
 
     @Test
@@ -52,6 +52,6 @@ class ProtectionBenchTest {
         Section s = new Section("protection", "p");
 
         assertTrue(ProtectionBench.inProcess(s, Jmh.read(empty)).isEmpty());
-        assertTrue(s.markdown().contains("ProtectionGate did not run: no figure"), s.markdown());
+        assertTrue(s.markdown().contains("ProtectionCheck did not run: no figure"), s.markdown());
     }
 }

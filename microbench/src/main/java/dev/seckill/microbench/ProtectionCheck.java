@@ -2,7 +2,7 @@ package dev.seckill.microbench;
 
 import dev.seckill.identity.TokenSigner;
 import dev.seckill.protection.Challenges;
-import dev.seckill.protection.Gate;
+import dev.seckill.protection.Protection;
 import dev.seckill.protection.ProofOfWork;
 import dev.seckill.protection.PurchasePaths;
 import dev.seckill.protection.SaleProtection;
@@ -47,13 +47,13 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @Warmup(iterations = 2, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
-public class ProtectionGate {
+public class ProtectionCheck {
 
     private static final String SECRET = "bench-token-secret-of-at-least-32-bytes";
     private final Clock clock = Clock.systemUTC();
     private final Instant now = clock.instant();
     private final PurchasePaths paths = new PurchasePaths(SECRET, Duration.ofSeconds(120), clock);
-    private final Gate gate = new Gate(new Challenges(SECRET, Duration.ofSeconds(60), clock), paths,
+    private final Protection gate = new Protection(new Challenges(SECRET, Duration.ofSeconds(60), clock), paths,
             (sale, salt, expiresAt) -> true, clock);
     private final Sale plain = new Sale(1, "plain", 100, 10, now.minusSeconds(1), now.plusSeconds(3600));
     private final Sale guarded = new Sale(2, "guarded", 100, 10, now.minusSeconds(1), now.plusSeconds(3600),

@@ -10,36 +10,36 @@ import java.time.Instant;
  * time window, and decides whether a purchase may pass. Issued only while the sale runs by the clock; whether it is
  * sold out is the purchase's answer (Redis is not asked here).
  */
-public final class Gate {
+public final class Protection {
 
     private final Challenges challenges;
     private final PurchasePaths paths;
     private final UsedChallenges used;
     private final Clock clock;
 
-    public Gate(Challenges challenges, PurchasePaths paths, UsedChallenges used, Clock clock) {
+    public Protection(Challenges challenges, PurchasePaths paths, UsedChallenges used, Clock clock) {
         this.challenges = challenges;
         this.paths = paths;
         this.used = used;
         this.clock = clock;
     }
 
-    public GateOutcome challenge(Sale sale, long userId) {
+    public ProtectionOutcome challenge(Sale sale, long userId) {
         if (sale.protection().mode() != SaleProtection.Mode.CHALLENGE) {
-            return new GateOutcome.NotProtected("NO_CHALLENGE");
+            return new ProtectionOutcome.NotProtected("NO_CHALLENGE");
         }
-        GateOutcome closed = closed(sale);
+        ProtectionOutcome closed = closed(sale);
         return closed != null ? closed
-                : new GateOutcome.ChallengeIssued(challenges.issue(sale.id(), userId, sale.protection().bits()));
+                : new ProtectionOutcome.ChallengeIssued(challenges.issue(sale.id(), userId, sale.protection().bits()));
     }
 
     /** For a challenge sale, {@code challengeId} and {@code nonce} are the solution; a path sale ignores them. */
-    public GateOutcome path(Sale sale, long userId, String challengeId, String nonce) {
+    public ProtectionOutcome path(Sale sale, long userId, String challengeId, String nonce) {
         SaleProtection p = sale.protection();
         if (!p.guarded()) {
-            return new GateOutcome.NotProtected("NOT_PROTECTED");
+            return new ProtectionOutcome.NotProtected("NOT_PROTECTED");
         }
-        GateOutcome closed = closed(sale);
+        ProtectionOutcome closed = closed(sale);
         if (closed != null) {
             return closed;
         }
@@ -47,20 +47,20 @@ public final class Gate {
             Challenges.Checked c = challenges.check(sale.id(), userId, p.bits(), challengeId, nonce);
             switch (c.verdict()) {
                 case FAILED -> {
-                    return new GateOutcome.ChallengeFailed();
+                    return new ProtectionOutcome.ChallengeFailed();
                 }
                 case EXPIRED -> {
-                    return new GateOutcome.ChallengeExpired();
+                    return new ProtectionOutcome.ChallengeExpired();
                 }
                 case SOLVED -> {
                     // Last, after every free check: only a real solution costs a Redis write.
                     if (!used.firstUse(sale.id(), c.salt(), c.expiresAt())) {
-                        return new GateOutcome.ChallengeUsed();
+                        return new ProtectionOutcome.ChallengeUsed();
                     }
                 }
             }
         }
-        return new GateOutcome.PathIssued(paths.mint(sale.id(), userId));
+        return new ProtectionOutcome.PathIssued(paths.mint(sale.id(), userId));
     }
 
     /** Whether a purchase through {@code path} (null: the plain route) may go on to Redis. */
@@ -74,11 +74,11 @@ public final class Gate {
 
     public enum PathCheck { PASS, REQUIRED, INVALID }
 
-    private GateOutcome closed(Sale sale) {
+    private ProtectionOutcome closed(Sale sale) {
         Instant now = clock.instant();
         if (now.isBefore(sale.startsAt())) {
-            return new GateOutcome.NotStarted(sale.startsAt(), sale.startsAt().toEpochMilli() - now.toEpochMilli());
+            return new ProtectionOutcome.NotStarted(sale.startsAt(), sale.startsAt().toEpochMilli() - now.toEpochMilli());
         }
-        return now.isBefore(sale.endsAt()) ? null : new GateOutcome.SaleEnded();
+        return now.isBefore(sale.endsAt()) ? null : new ProtectionOutcome.SaleEnded();
     }
 }

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 
 /** The consistency view of one sale ({@code GET /admin/sales/{id}/stats}), read through the test kit's AdminSales. */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record SaleStats(long stockTotal, long dbStock, Long redisRemaining, long redisBuyers, long dbOrders,
+public record StatsReading(long stockTotal, long dbStock, Long redisRemaining, long redisBuyers, long dbOrders,
                         long consumerLag, long dbConfirmed, long dbPaid, long dbExpired, long unitsOwed) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,17 +32,17 @@ public record SaleStats(long stockTotal, long dbStock, Long redisRemaining, long
     }
 
     /** The sale's figures now; an answer other than 200 is an IOException naming it. */
-    public static SaleStats read(AdminSales sales, String adminUrl, long saleId) throws IOException {
+    public static StatsReading read(AdminSales sales, String adminUrl, long saleId) throws IOException {
         return JSON.treeToValue(Meters.require(sales.attemptStats(adminUrl, saleId), 200, "stats of sale " + saleId).json(),
-                SaleStats.class);
+                StatsReading.class);
     }
 
     /** Polls the stats until they are {@code done} (drained, settled); null if they were not in time. */
-    public static SaleStats await(AdminSales sales, String adminUrl, long saleId, Predicate<SaleStats> done,
+    public static StatsReading await(AdminSales sales, String adminUrl, long saleId, Predicate<StatsReading> done,
                                   Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            SaleStats s = read(sales, adminUrl, saleId);
+            StatsReading s = read(sales, adminUrl, saleId);
             if (done.test(s)) {
                 return s;
             }
