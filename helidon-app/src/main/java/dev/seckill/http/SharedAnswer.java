@@ -32,6 +32,8 @@ public record SharedAnswer(Status status, String code, String message, int retry
     public static final SharedAnswer ADMISSION_LAPSED = of("admission_lapsed");
     public static final SharedAnswer SOLD_OUT = of("sold_out");
     public static final SharedAnswer SALE_ENDED = of("sale_ended");
+    /** The service's alone (a purchase, a challenge or a path asked for before the start), written once here too. */
+    public static final SharedAnswer NOT_STARTED = of("not_started");
     /** The purchase's 503 while its unit is kept for an order Kafka has not acknowledged: {@code {orderId}} in it. */
     public static final SharedAnswer ORDER_KEPT = of("order_kept");
 

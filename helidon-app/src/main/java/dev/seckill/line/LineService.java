@@ -86,9 +86,7 @@ public final class LineService implements HttpService {
         }
         Lines.Joined j = lines.join(s, user.get().id(), now.isBefore(s.startsAt()));
         if (j.orderId() != null) {
-            res.header(PurchaseService.ORDER_ID_HEADER, j.orderId());
-            Answers.json(res, Status.CONFLICT_409, Answers.body("code", "ALREADY_PURCHASED", "orderId",
-                    j.orderId(), "saleId", s.id(), "message", "you already bought this sale"));
+            PurchaseService.alreadyPurchased(res, s.id(), j.orderId());
             return;
         }
         LineTicket t = new LineTicket(s.id(), user.get().id(), j.prequeue(), j.value(), s.endsAt().getEpochSecond());

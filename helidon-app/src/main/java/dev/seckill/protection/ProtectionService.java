@@ -114,7 +114,8 @@ public final class ProtectionService implements HttpService {
             case ProtectionOutcome.NotStarted n -> {
                 long seconds = Math.max(1, (n.waitMillis() + 999) / 1000);
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
-                Answers.json(res, Status.CONFLICT_409, Answers.error(req, "NOT_STARTED", "the sale has not started",
+                SharedAnswer a = SharedAnswer.NOT_STARTED;
+                Answers.json(res, a.status(), Answers.error(req, a.code(), a.message(),
                         "startsAt", n.startsAt().toString(), "retryAfter", seconds));
             }
             case ProtectionOutcome.SaleEnded e -> Answers.error(req, res, SharedAnswer.SALE_ENDED);

@@ -146,11 +146,7 @@ public final class PurchaseService implements HttpService {
                 Answers.json(res, Status.ACCEPTED_202, Answers.body("code", "QUEUED", "orderId", q.orderId(),
                         "saleId", saleId, "message", "your order is queued"));
             }
-            case PurchaseOutcome.AlreadyPurchased a -> {
-                res.header(ORDER_ID_HEADER, a.orderId());
-                Answers.json(res, Status.CONFLICT_409, Answers.body("code", "ALREADY_PURCHASED", "orderId",
-                        a.orderId(), "saleId", saleId, "message", "you already bought this sale"));
-            }
+            case PurchaseOutcome.AlreadyPurchased a -> alreadyPurchased(res, saleId, a.orderId());
             case PurchaseOutcome.SoldOut s -> {
                 res.header(SOLD_OUT_HEADER, "1");
                 Answers.json(res, Status.GONE_410, soldOutBody(saleId));
@@ -159,9 +155,9 @@ public final class PurchaseService implements HttpService {
             case PurchaseOutcome.NotStarted n -> {
                 long seconds = ceilSeconds(n.waitMillis());
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
-                Answers.json(res, Status.CONFLICT_409, Answers.body("code", "NOT_STARTED", "saleId", saleId,
-                        "startsAt", n.startsAt().toString(), "retryAfter", seconds,
-                        "message", "the sale has not started"));
+                SharedAnswer a = SharedAnswer.NOT_STARTED;
+                Answers.json(res, a.status(), Answers.body("code", a.code(), "saleId", saleId,
+                        "startsAt", n.startsAt().toString(), "retryAfter", seconds, "message", a.message()));
             }
             case PurchaseOutcome.RateLimited r -> {
                 long seconds = ceilSeconds(r.waitMillis());
@@ -199,6 +195,13 @@ public final class PurchaseService implements HttpService {
     public static Map<String, Object> soldOutBody(long saleId) {
         SharedAnswer a = SharedAnswer.SOLD_OUT;
         return Answers.body("code", a.code(), "message", a.message(), "saleId", saleId);
+    }
+
+    /** 409 ALREADY_PURCHASED naming the buyer's order: a purchase's answer, and a join's of a buyer who holds one. */
+    public static void alreadyPurchased(ServerResponse res, long saleId, String orderId) {
+        res.header(ORDER_ID_HEADER, orderId);
+        Answers.json(res, Status.CONFLICT_409, Answers.body("code", "ALREADY_PURCHASED", "orderId", orderId,
+                "saleId", saleId, "message", "you already bought this sale"));
     }
 
     /** The SALE_ENDED body; the edge answers the very same one from its flag. */
