@@ -21,6 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Overlapping flash sales through the load balancers (either, as {@link Entries} routes): first one sale on each Redis master (sales are created until
@@ -50,6 +51,8 @@ public final class Workload {
     private final AtomicLong users;
     private final AtomicInteger buyers = new AtomicInteger();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    /** When the run's sales end: well after the workload (set by {@link #open}). */
+    private Instant endsAt;
 
     public Workload(ClusterStack cluster, History history, long seed, String runId, long patienceMillis,
                     Consumer<String> log) {
@@ -81,18 +84,13 @@ public final class Workload {
 
     /** The sales before the faults: one per Redis master. */
     public void open(Duration length) {
-        Instant endsAt = Instant.now().plus(length).plus(Duration.ofMinutes(30));
+        endsAt = Instant.now().plus(length).plus(Duration.ofMinutes(30));
         int masters = cluster.redis().masters().size();
         Set<String> used = new HashSet<>();
         for (int tries = 0; used.size() < masters && tries < 4 * masters + 8; tries++) {
-            RunSale s = newSale(endsAt);
-            if (s == null) {
-                continue;
-            }
-            if (s.master() != null && used.add(s.master())) {
+            RunSale s = newSale();
+            if (s != null && s.master() != null && used.add(s.master())) {
                 sales.add(s);
-                log.accept("sale " + s.id() + " on " + s.master() + ": stock " + s.stock() + ", pay window "
-                        + s.payWindowSeconds() + " s");
             }
         }
         if (sales.isEmpty()) {
@@ -100,7 +98,8 @@ public final class Workload {
         }
     }
 
-    private RunSale newSale(Instant endsAt) {
+    /** A new sale, said in the log; null when no service created it. */
+    private RunSale newSale() {
         int stock = 20 + random.nextInt(41);
         int window = 15 + random.nextInt(16);
         long id = admin.createSale("chaos-" + runId + "-" + (created.size() + 1), stock, window, endsAt);
@@ -114,23 +113,21 @@ public final class Workload {
         } catch (RuntimeException e) {
             master = null;
         }
+        log.accept("sale " + id + " on " + master + ": stock " + stock + ", pay window " + window + " s");
         return new RunSale(id, stock, window, master, System.currentTimeMillis());
     }
 
     /** Buyers (and a new sale every quarter of the run) until {@code stopMillis}; then waits for their payments. */
     public void run(long stopMillis, Duration length) throws InterruptedException {
-        Instant endsAt = Instant.now().plus(length).plus(Duration.ofMinutes(30));
         long every = Math.max(40_000, length.toMillis() / 4);
         long nextSale = System.currentTimeMillis() + every;
         while (System.currentTimeMillis() < stopMillis) {
             long now = System.currentTimeMillis();
             if (now >= nextSale && stopMillis - now > 40_000) {
                 nextSale = now + every;
-                RunSale s = newSale(endsAt);
+                RunSale s = newSale();
                 if (s != null) {
                     sales.add(s);
-                    log.accept("new sale " + s.id() + " on " + s.master() + ": stock " + s.stock() + ", pay window "
-                            + s.payWindowSeconds() + " s");
                 }
             }
             if (buyers.get() < MAX_BUYERS) {
@@ -210,15 +207,13 @@ public final class Workload {
         }
     }
 
-    private interface Request {
-        Entries.Answer send(String requestId);
-    }
-
-    private Entries.Answer call(OpKind kind, long saleId, long user, String orderId, Request request) {
+    /** One request of a shopper, sent with the X-Request-Id given, and recorded as an operation of the history. */
+    private Entries.Answer call(OpKind kind, long saleId, long user, String orderId,
+                                Function<String, Entries.Answer> request) {
         long id = history.nextId();
         String requestId = runId + "-" + id;
         long start = System.currentTimeMillis();
-        Entries.Answer a = request.send(requestId);
+        Entries.Answer a = request.apply(requestId);
         history.record(new Op(id, kind, requestId, saleId, user, 0, start, System.currentTimeMillis(), a.status(),
                 a.code(), a.orderId() != null ? a.orderId() : orderId, a.entry(), a.http().contract()));
         return a;
