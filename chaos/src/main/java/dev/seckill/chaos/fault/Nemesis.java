@@ -82,10 +82,10 @@ public final class Nemesis {
             if (System.currentTimeMillis() > stopMillis) {
                 log.accept("fault #" + e.number() + " not injected: the workload has ended");
                 windows.put(e.number(), new Window(e, -1, -1, "not injected: the workload had ended"));
-                running.add(Thread.ofVirtual().start(() -> { }));
+                running.add(Thread.ofPlatform().daemon().start(() -> { }));
                 continue;
             }
-            running.add(Thread.ofVirtual().name("fault-" + e.number()).start(() -> inject(e)));
+            running.add(Thread.ofPlatform().daemon().name("fault-" + e.number()).start(() -> inject(e)));
         }
         for (Thread t : running) {
             t.join();

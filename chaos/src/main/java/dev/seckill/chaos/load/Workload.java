@@ -10,15 +10,14 @@ import dev.seckill.testkit.ClusterStack;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -49,8 +48,8 @@ public final class Workload {
     private final List<RunSale> sales = new CopyOnWriteArrayList<>();
     private final List<Long> created = new CopyOnWriteArrayList<>();
     private final AtomicLong users;
-    private final AtomicInteger buyers = new AtomicInteger();
-    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    /** The buyers not ended yet (platform threads: the load never waits on the JVM's virtual-thread scheduler). */
+    private final Set<Thread> buyers = ConcurrentHashMap.newKeySet();
     /** When the run's sales end: well after the workload (set by {@link #open}). */
     private Instant endsAt;
 
@@ -130,21 +129,22 @@ public final class Workload {
                     sales.add(s);
                 }
             }
-            if (buyers.get() < MAX_BUYERS) {
+            if (buyers.size() < MAX_BUYERS) {
                 RunSale s = sales.get(ThreadLocalRandom.current().nextInt(sales.size()));
-                buyers.incrementAndGet();
-                threads.add(Thread.ofVirtual().name("buyer").start(() -> {
+                Thread t = Thread.ofPlatform().daemon().name("buyer").unstarted(() -> {
                     try {
                         buyer(s, stopMillis);
                     } finally {
-                        buyers.decrementAndGet();
+                        buyers.remove(Thread.currentThread());
                     }
-                }));
+                });
+                buyers.add(t);
+                t.start();
             }
             Thread.sleep(50 + ThreadLocalRandom.current().nextInt(60));
         }
         long deadline = System.currentTimeMillis() + 90_000;
-        for (Thread t : threads) {
+        for (Thread t : List.copyOf(buyers)) {
             long left = deadline - System.currentTimeMillis();
             if (left <= 0 || !t.join(Duration.ofMillis(left))) {
                 t.interrupt();
