@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * healed and settled, the final state read from MySQL and every Redis master and the history checked. Exit 0 iff the
  * verdict holds (1 when it does not, 2 when no verdict could be reached). {@link #run} is the same run for a test.
  */
-@Command(name = "chaos", mixinStandardHelpOptions = true,
+@Command(name = "chaos",
         description = "Faults in combination on a running cluster (bin/seckill chaos --cluster starts one).")
 public final class Chaos implements Callable<Integer> {
 
