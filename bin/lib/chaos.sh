@@ -10,7 +10,7 @@
 # in the chain SECKILL_CHAOS_<lb port> jumped to from OUTPUT (docs/chaos.md, "Faults"). It needs root.
 
 CHAOS_USAGE="usage: bin/seckill chaos --cluster [--minutes M (20)] [--seed S (random, printed)]
-                     [--faults kill,pause,partition|all (all)] [--out DIR (.run/chaos-cluster/report)] [--plan]
+                     [--faults kill,pause,partition (all)] [--out DIR (.run/chaos-cluster/report)] [--plan]
   --plan prints the schedule the options give and exits, starting and injecting nothing"
 
 chaos_jar() { echo "$HOME_DIR/chaos/target/seckill-chaos.jar"; }
@@ -101,7 +101,7 @@ cmd_chaos() {
   build_if_stale
   chaos_build_module
   # The options checked before anything is made or started.
-  in_cluster chaos_java "${args[@]}" --plan > /dev/null || die "the chaos options above are not valid"
+  in_cluster chaos_java "${args[@]}" --plan > /dev/null || { say "the chaos options above are not valid"; exit 2; }
   chaos_places
   out=${out:-$SECKILL_CLUSTER_RUN_DIR/report}
   case $out in /*) ;; *) out="$PWD/$out" ;; esac

@@ -10,7 +10,6 @@ import dev.seckill.chaos.fault.Nemesis;
 import dev.seckill.chaos.fault.NodeControl;
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Timeouts;
-import dev.seckill.chaos.fault.Window;
 import dev.seckill.chaos.history.History;
 import dev.seckill.check.Op;
 import dev.seckill.chaos.load.Workload;
@@ -22,6 +21,7 @@ import dev.seckill.testkit.ClusterStack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +29,10 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
+import java.util.SortedSet;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * {@code bin/seckill chaos --cluster}: a workload of overlapping sales through the load balancer for a few minutes
@@ -39,7 +40,7 @@ import java.util.function.Consumer;
  * healed and settled, the final state read from MySQL and every Redis master and the history checked. Exit 0 iff the
  * verdict holds (1 when it does not, 2 when no verdict could be reached). {@link #run} is the same run for a test.
  */
-@Command(name = "chaos", mixinStandardHelpOptions = true,
+@Command(name = "chaos",
         description = "Faults in combination on a running cluster (bin/seckill chaos --cluster starts one).")
 public final class Chaos implements Callable<Integer> {
 
@@ -47,10 +48,11 @@ public final class Chaos implements Callable<Integer> {
     double minutes;
 
     @Option(names = "--seed", description = "the schedule's seed (default: a random one, printed)")
-    Long seed;
+    long seed = new SecureRandom().nextLong() & Long.MAX_VALUE;
 
-    @Option(names = "--faults", description = "kill,pause,partition or all (default ${DEFAULT-VALUE})", defaultValue = "all")
-    String faults;
+    @Option(names = "--faults", split = ",", paramLabel = "KIND", defaultValue = "kill,pause,partition",
+            description = "the kinds the schedule draws from: ${COMPLETION-CANDIDATES} (default: all)")
+    SortedSet<FaultKind> faults;
 
     @Option(names = "--out", description = "the report's directory (default: the run directory's chaos-report)")
     Path out;
@@ -58,76 +60,81 @@ public final class Chaos implements Callable<Integer> {
     @Option(names = "--plan", description = "print the schedule these options give and exit, touching nothing")
     boolean plan;
 
-    /** What a run leaves: its schedule, the faults' real windows, the report and the directory it is in. */
-    public record Result(Schedule schedule, List<Window> windows, ChaosReport report, Path out) {
+    public static void main(String[] args) {
+        System.exit(commandLine(new Chaos()).execute(args));
     }
 
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new Chaos()).execute(args));
+    /** The command line's parser (a test's too): kinds of fault are matched in any case. */
+    public static CommandLine commandLine(Chaos chaos) {
+        return new CommandLine(chaos).setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     @Override
     public Integer call() throws Exception {
-        CommandLine cli = new CommandLine(this);
         if (!(minutes > 0)) {
-            throw new CommandLine.ParameterException(cli, "--minutes must be above 0, not " + minutes);
-        }
-        Set<FaultKind> kinds;
-        try {
-            kinds = FaultKind.parse(faults);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cli, "--faults: " + e.getMessage());
+            throw new ParameterException(new CommandLine(this), "--minutes must be above 0, not " + minutes);
         }
         ClusterStack cluster = ClusterStack.get();
-        long s = seed != null ? seed : new SecureRandom().nextLong() & Long.MAX_VALUE;
-        Path dir = out != null ? out : cluster.runDir().resolve("chaos-report");
-        ChaosOptions o = new ChaosOptions(Duration.ofMillis((long) (minutes * 60_000)), s, kinds, dir);
         if (plan) {
-            printPlan(o, schedule(o, cluster));
+            printPlan(schedule(cluster));
             return 0;
         }
-        Result r = run(o, cluster);
-        if (r.report().holds() == null) {
+        ChaosReport report = run(cluster);
+        if (report.holds() == null) {
             return 2;
         }
-        return r.report().passed() ? 0 : 1;
+        return report.passed() ? 0 : 1;
     }
 
     /** The schedule a run with these options would follow on this cluster (same seed, same schedule). */
-    public static Schedule schedule(ChaosOptions o, ClusterStack cluster) {
-        return Schedule.generate(o.seed(), cluster.nodes(), o.length(), o.faults(), Timeouts.read(cluster::setting));
+    public Schedule schedule(ClusterStack cluster) {
+        return Schedule.generate(seed, cluster.nodes(), length(), faults, Timeouts.read(cluster::setting));
+    }
+
+    private Duration length() {
+        return Duration.ofMillis((long) (minutes * 60_000));
+    }
+
+    /** The kinds as --faults names them, in their fixed order. */
+    private String faultList() {
+        return faults.stream().map(FaultKind::toString).collect(Collectors.joining(","));
+    }
+
+    /** The command that replays this run's schedule. */
+    private String replay() {
+        String length = minutes == Math.rint(minutes) ? Long.toString((long) minutes) : Double.toString(minutes);
+        return "bin/seckill chaos --cluster --minutes " + length + " --seed " + seed + " --faults " + faultList();
     }
 
     /** The options and the schedule they give, a fault a line. */
-    private static void printPlan(ChaosOptions o, Schedule schedule) {
-        System.out.println("chaos: seed " + o.seed() + ", workload " + o.minutes() + " min, faults " + o.faultList()
+    private void printPlan(Schedule schedule) {
+        System.out.println("chaos: seed " + seed + ", workload " + minutes + " min, faults " + faultList()
                 + "; schedule:");
         schedule.describe().forEach(l -> System.out.println("  " + l));
     }
 
-    public static Result run(ChaosOptions o, ClusterStack cluster) throws Exception {
+    /** The run: its report, also written to --out (report.json, summary.md) beside history.jsonl. */
+    public ChaosReport run(ClusterStack cluster) throws Exception {
         Consumer<String> log = m -> System.out.println("chaos: " + m);
-        Files.createDirectories(o.out());
-        Schedule schedule = schedule(o, cluster);
+        Path dir = out != null ? out : cluster.runDir().resolve("chaos-report");
+        Files.createDirectories(dir);
+        Schedule schedule = schedule(cluster);
         Timeouts timeouts = Timeouts.read(cluster::setting);
-        printPlan(o, schedule);
+        printPlan(schedule);
         int lb = cluster.port("lb");
         Cgroups cgroups = Cgroups.forCluster(lb);
         Firewall firewall = Firewall.forCluster(lb);
         NodeControl nodes = new NodeControl(cluster, cgroups);
         Nemesis nemesis = new Nemesis(cluster, schedule, nodes, firewall, cgroups, log);
-        String runId = "chaos" + Long.toString(o.seed(), 36) + "-" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
-        Path historyFile = o.out().resolve("history.jsonl");
+        String runId = "chaos" + Long.toString(seed, 36) + "-" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
+        Path historyFile = dir.resolve("history.jsonl");
         try {
             nemesis.prepare();
-            long start;
-            long workloadEnd;
-            Workload workload;
             try (History history = new History(historyFile)) {
-                workload = new Workload(cluster, history, o.seed(), runId, timeouts.client(), log);
-                workload.open(o.length());
-                start = System.currentTimeMillis();
-                long stop = start + o.length().toMillis();
+                Workload workload = new Workload(cluster, history, seed, runId, timeouts.client(), log);
+                workload.open(length());
+                long start = System.currentTimeMillis();
+                long stop = start + length().toMillis();
                 Thread faults = Thread.ofPlatform().name("nemesis").start(() -> {
                     try {
                         nemesis.run(start, stop);
@@ -135,8 +142,8 @@ public final class Chaos implements Callable<Integer> {
                         Thread.currentThread().interrupt();
                     }
                 });
-                workload.run(stop, o.length());
-                workloadEnd = System.currentTimeMillis();
+                workload.run(stop, length());
+                long workloadEnd = System.currentTimeMillis();
                 log.accept("workload ended; waiting for the faults in force to heal");
                 faults.join();
                 log.accept("healing everything");
@@ -156,16 +163,15 @@ public final class Chaos implements Callable<Integer> {
                 }
                 Timeliness.Table timely = Timeliness.of(ops, nemesis.windows(), timeouts.deadline());
                 List<Recovery.OfFault> recovery = Recovery.perFault(ops, nemesis.windows());
-                ChaosReport report = new ChaosReport(o.seed(), o.minutes(), o.faultList(), o.replay(), start,
-                        workloadEnd, System.currentTimeMillis(), ops.size(), workload.sales(),
-                        workload.saleIds(), ChaosReport.faults(schedule, nemesis.windows(), nemesis.problems()),
+                ChaosReport report = new ChaosReport(seed, minutes, faultList(), replay(), start, workloadEnd,
+                        System.currentTimeMillis(), ops.size(), workload.sales(), workload.saleIds(), nemesis.windows(),
                         timely, recovery, Recovery.perKind(recovery), settled, holds, checker, verdict);
-                report.write(o.out());
+                report.write(dir);
                 System.out.println();
                 report.summary().forEach(System.out::println);
-                log.accept("report: " + o.out().resolve("report.json") + " and summary.md; history: " + historyFile
+                log.accept("report: " + dir.resolve("report.json") + " and summary.md; history: " + historyFile
                         + " (ended " + Instant.now() + ")");
-                return new Result(schedule, nemesis.windows(), report, o.out());
+                return report;
             }
         } finally {
             nemesis.close();

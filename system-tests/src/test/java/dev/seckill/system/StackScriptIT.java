@@ -67,8 +67,9 @@ class StackScriptIT {
         assertNotEquals(plans.get(0), plans.get(2), "another seed, another schedule");
 
         Stack.Outcome bad = stack.run(env, SCRIPT, "bin/seckill", "chaos", "--cluster", "--faults", "kill,bogus");
-        assertNotEquals(0, bad.exit(), bad.output());
-        assertTrue(bad.output().contains("--faults: unknown fault kind 'bogus'"), bad.output());
+        assertEquals(2, bad.exit(), bad.output());
+        assertTrue(bad.output().contains("Invalid value for option '--faults' (KIND): expected one of [KILL, PAUSE, "
+                + "PARTITION] (case-insensitive) but was 'bogus'"), bad.output());
         assertEquals("seckill: the chaos options above are not valid", lastLine(bad), bad.output());
         assertFalse(Files.exists(dir.resolve("pids")), "no node was started for a bad option");
     }

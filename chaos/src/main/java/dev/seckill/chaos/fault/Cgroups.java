@@ -85,18 +85,6 @@ public final class Cgroups {
         return out;
     }
 
-    /** Every node cgroup that exists under the parent. */
-    public List<String> nodes() {
-        if (!Files.isDirectory(parent)) {
-            return List.of();
-        }
-        try (var s = Files.list(parent)) {
-            return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
-        } catch (IOException e) {
-            return List.of();
-        }
-    }
-
     /** {@code command} run by a shell that first moves itself into the node's cgroup, so all it starts is there. */
     public List<String> enterThenExec(String node, List<String> command) {
         List<String> out = new ArrayList<>(List.of("sh", "-c", "echo $$ > \"$0\" && exec \"$@\"",

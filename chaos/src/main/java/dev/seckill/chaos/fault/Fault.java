@@ -1,5 +1,7 @@
 package dev.seckill.chaos.fault;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -8,6 +10,15 @@ public sealed interface Fault {
 
     /** The nodes it touches. */
     List<String> nodes();
+
+    @JsonProperty
+    default FaultKind kind() {
+        return switch (this) {
+            case Kill k -> FaultKind.KILL;
+            case Pause p -> FaultKind.PAUSE;
+            case Partition p -> FaultKind.PARTITION;
+        };
+    }
 
     /** SIGKILL of the node and every process it started; healed by starting it again. */
     record Kill(String node) implements Fault {

@@ -62,14 +62,7 @@ public final class Firewall {
 
     /** The chain's rules, as iptables -S prints them (empty when it does not exist). */
     public synchronized List<String> rules() {
-        List<String> out = new ArrayList<>();
-        String text = output(List.of("-S", chain));
-        for (String l : text.split("\n")) {
-            if (l.startsWith("-A ")) {
-                out.add(l);
-            }
-        }
-        return out;
+        return iptables(List.of("-S", chain)).output().lines().filter(l -> l.startsWith("-A ")).toList();
     }
 
     private List<String> rule(String op, String fromCgroup, int port, String tag) {
@@ -78,32 +71,22 @@ public final class Firewall {
     }
 
     private void must(List<String> args) {
-        if (!run(args)) {
-            throw new IllegalStateException("iptables " + String.join(" ", args) + " failed: " + lastError);
-        }
-    }
-
-    private volatile String lastError = "";
-
-    private boolean run(List<String> args) {
-        return exec(args) != null;
-    }
-
-    private String output(List<String> args) {
-        String out = exec(args);
-        return out == null ? "" : out;
-    }
-
-    /** iptables with {@code args}; its output, or null when it failed. -w waits for another caller's lock. */
-    private String exec(List<String> args) {
-        List<String> cmd = new ArrayList<>(List.of("iptables", "-w", "5"));
-        cmd.addAll(args);
-        Stack.Outcome o = Stack.command(Duration.ofSeconds(20), cmd);
+        Stack.Outcome o = iptables(args);
         if (o.exit() != 0) {
             String hint = o.exit() < 0 ? " (is Debian's iptables installed? bin/seckill install)" : "";
-            lastError = o.output().strip() + hint;
-            return null;
+            throw new IllegalStateException("iptables " + String.join(" ", args) + " failed: " + o.output().strip()
+                    + hint);
         }
-        return o.output();
+    }
+
+    private boolean run(List<String> args) {
+        return iptables(args).exit() == 0;
+    }
+
+    /** iptables with {@code args}; -w waits for another caller's lock. */
+    private static Stack.Outcome iptables(List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of("iptables", "-w", "5"));
+        cmd.addAll(args);
+        return Stack.command(Duration.ofSeconds(20), cmd);
     }
 }

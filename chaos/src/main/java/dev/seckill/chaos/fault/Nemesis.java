@@ -6,11 +6,10 @@ import dev.seckill.testkit.Stack;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Consumer;
 
 /**
@@ -30,8 +29,8 @@ public final class Nemesis {
     private final Firewall firewall;
     private final Cgroups cgroups;
     private final Consumer<String> log;
-    private final List<Window> windows = Collections.synchronizedList(new ArrayList<>());
-    private final Map<Integer, String> problems = new ConcurrentHashMap<>();
+    /** The windows by their fault's number. */
+    private final Map<Integer, Window> windows = new ConcurrentSkipListMap<>();
     private final Thread hook;
 
     public Nemesis(ClusterStack cluster, Schedule schedule, NodeControl nodes, Firewall firewall, Cgroups cgroups,
@@ -82,11 +81,11 @@ public final class Nemesis {
             }
             if (System.currentTimeMillis() > stopMillis) {
                 log.accept("fault #" + e.number() + " not injected: the workload has ended");
-                running.add(Thread.ofVirtual().unstarted(() -> { }));
-                running.getLast().start();
+                windows.put(e.number(), new Window(e, -1, -1, "not injected: the workload had ended"));
+                running.add(Thread.ofPlatform().daemon().start(() -> { }));
                 continue;
             }
-            running.add(Thread.ofVirtual().name("fault-" + e.number()).start(() -> inject(e)));
+            running.add(Thread.ofPlatform().daemon().name("fault-" + e.number()).start(() -> inject(e)));
         }
         for (Thread t : running) {
             t.join();
@@ -97,6 +96,7 @@ public final class Nemesis {
     private void inject(FaultEvent e) {
         long injected = -1;
         long healed = -1;
+        String problem = null;
         try {
             log.accept("inject " + Schedule.describe(e));
             // The window opens as the injection begins: a kill's SIGKILL lands at once, the wait for the process
@@ -108,7 +108,7 @@ public final class Nemesis {
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException ex) {
-            problems.put(e.number(), "inject: " + ex.getMessage());
+            problem = "inject: " + ex.getMessage();
             log.accept("fault #" + e.number() + " failed to inject: " + ex.getMessage());
         }
         try {
@@ -117,10 +117,10 @@ public final class Nemesis {
             log.accept("healed #" + e.number() + " (" + Schedule.describe(e.fault()) + ") after "
                     + (injected < 0 ? "?" : (healed - injected) + " ms"));
         } catch (RuntimeException ex) {
-            problems.merge(e.number(), "heal: " + ex.getMessage(), (a, b) -> a + "; " + b);
+            problem = (problem == null ? "" : problem + "; ") + "heal: " + ex.getMessage();
             log.accept("fault #" + e.number() + " failed to heal: " + ex.getMessage() + " (healed at the end)");
         }
-        windows.add(new Window(e, injected, healed));
+        windows.put(e.number(), new Window(e, injected, healed, problem));
     }
 
     private void apply(FaultEvent e, boolean inject) {
@@ -164,14 +164,7 @@ public final class Nemesis {
 
     /** The windows recorded so far, in the schedule's order. */
     public List<Window> windows() {
-        synchronized (windows) {
-            return windows.stream().sorted(Comparator.comparingInt(w -> w.event().number())).toList();
-        }
-    }
-
-    /** What went wrong injecting or healing a fault, by its number. */
-    public Map<Integer, String> problems() {
-        return Map.copyOf(problems);
+        return List.copyOf(windows.values());
     }
 
     /**

@@ -73,10 +73,9 @@ public final class NodeControl {
         signal("CONT", processes(node));
     }
 
-    /** SIGCONT to every process of every node cgroup and of every node: nothing stays stopped. */
+    /** SIGCONT to every process of every node (its cgroup's and its pid's): nothing stays stopped. */
     public void resumeAll() {
         Set<Long> all = new LinkedHashSet<>();
-        cgroups.nodes().forEach(n -> all.addAll(cgroups.processes(n)));
         cluster.nodes().forEach(n -> all.addAll(processes(n)));
         signal("CONT", all);
     }

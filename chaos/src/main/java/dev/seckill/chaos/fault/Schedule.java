@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static dev.seckill.testkit.ClusterStack.kindOf;
 
@@ -21,6 +23,10 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
 
     private static final Duration WARM_UP_MAX = Duration.ofSeconds(20);
     private static final Duration COOL_DOWN_MAX = Duration.ofSeconds(25);
+    /** The kinds of node that talk to each other: the cluster's wiring (docs/cluster.md). */
+    private static final Set<Set<String>> TALK = Set.of(Set.of("service", "redis"), Set.of("service", "kafka"),
+            Set.of("service", "db"), Set.of("writer", "kafka"), Set.of("writer", "db"), Set.of("kafka"),
+            Set.of("redis"), Set.of("edge", "service"), Set.of("lb", "edge"));
     /** A pause's span beyond the timeout that watches the node is at most this long. */
     private static final long LONGEST_PAUSE_MS = 40_000;
 
@@ -180,17 +186,9 @@ public record Schedule(long seed, Duration length, List<FaultEvent> events) {
             return nodes.stream().filter(n -> !n.equals(node) && kindOf(n).equals(kindOf(node))).toList();
         }
 
-        /** Whether one opens connections to the other (the cluster's wiring, docs/cluster.md). */
+        /** Whether one opens connections to the other ({@link #TALK}). */
         private static boolean talk(String a, String b) {
-            String ka = kindOf(a), kb = kindOf(b);
-            return pair(ka, kb, "service", "redis") || pair(ka, kb, "service", "kafka") || pair(ka, kb, "service", "db")
-                    || pair(ka, kb, "writer", "kafka") || pair(ka, kb, "writer", "db")
-                    || pair(ka, kb, "kafka", "kafka") || pair(ka, kb, "redis", "redis")
-                    || pair(ka, kb, "edge", "service") || pair(ka, kb, "lb", "edge");
-        }
-
-        private static boolean pair(String ka, String kb, String x, String y) {
-            return ka.equals(x) && kb.equals(y) || ka.equals(y) && kb.equals(x);
+            return TALK.contains(Stream.of(kindOf(a), kindOf(b)).collect(Collectors.toSet()));
         }
 
         /**

@@ -16,6 +16,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The cluster's entry points (its load balancers) as shoppers reach them in production: one name in front of several
@@ -109,10 +110,7 @@ public final class Entries implements AutoCloseable {
      */
     public Answer post(String path, String body, String requestId, String avoid, String... headers) {
         Entry e = next(avoid);
-        String[] all = new String[headers.length + 2];
-        all[0] = "X-Request-Id";
-        all[1] = requestId;
-        System.arraycopy(headers, 0, all, 2, headers.length);
+        String[] all = Stream.concat(Stream.of("X-Request-Id", requestId), Stream.of(headers)).toArray(String[]::new);
         HttpJson.Answer none = HttpJson.Answer.none(null);
         try {
             inFlight.acquire();

@@ -10,17 +10,17 @@ import dev.seckill.testkit.ClusterStack;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Overlapping flash sales through the load balancers (either, as {@link Entries} routes): first one sale on each Redis master (sales are created until
@@ -48,8 +48,10 @@ public final class Workload {
     private final List<RunSale> sales = new CopyOnWriteArrayList<>();
     private final List<Long> created = new CopyOnWriteArrayList<>();
     private final AtomicLong users;
-    private final AtomicInteger buyers = new AtomicInteger();
-    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    /** The buyers not ended yet (platform threads: the load never waits on the JVM's virtual-thread scheduler). */
+    private final Set<Thread> buyers = ConcurrentHashMap.newKeySet();
+    /** When the run's sales end: well after the workload (set by {@link #open}). */
+    private Instant endsAt;
 
     public Workload(ClusterStack cluster, History history, long seed, String runId, long patienceMillis,
                     Consumer<String> log) {
@@ -81,18 +83,13 @@ public final class Workload {
 
     /** The sales before the faults: one per Redis master. */
     public void open(Duration length) {
-        Instant endsAt = Instant.now().plus(length).plus(Duration.ofMinutes(30));
+        endsAt = Instant.now().plus(length).plus(Duration.ofMinutes(30));
         int masters = cluster.redis().masters().size();
         Set<String> used = new HashSet<>();
         for (int tries = 0; used.size() < masters && tries < 4 * masters + 8; tries++) {
-            RunSale s = newSale(endsAt);
-            if (s == null) {
-                continue;
-            }
-            if (s.master() != null && used.add(s.master())) {
+            RunSale s = newSale();
+            if (s != null && s.master() != null && used.add(s.master())) {
                 sales.add(s);
-                log.accept("sale " + s.id() + " on " + s.master() + ": stock " + s.stock() + ", pay window "
-                        + s.payWindowSeconds() + " s");
             }
         }
         if (sales.isEmpty()) {
@@ -100,7 +97,8 @@ public final class Workload {
         }
     }
 
-    private RunSale newSale(Instant endsAt) {
+    /** A new sale, said in the log; null when no service created it. */
+    private RunSale newSale() {
         int stock = 20 + random.nextInt(41);
         int window = 15 + random.nextInt(16);
         long id = admin.createSale("chaos-" + runId + "-" + (created.size() + 1), stock, window, endsAt);
@@ -114,40 +112,39 @@ public final class Workload {
         } catch (RuntimeException e) {
             master = null;
         }
+        log.accept("sale " + id + " on " + master + ": stock " + stock + ", pay window " + window + " s");
         return new RunSale(id, stock, window, master, System.currentTimeMillis());
     }
 
     /** Buyers (and a new sale every quarter of the run) until {@code stopMillis}; then waits for their payments. */
     public void run(long stopMillis, Duration length) throws InterruptedException {
-        Instant endsAt = Instant.now().plus(length).plus(Duration.ofMinutes(30));
         long every = Math.max(40_000, length.toMillis() / 4);
         long nextSale = System.currentTimeMillis() + every;
         while (System.currentTimeMillis() < stopMillis) {
             long now = System.currentTimeMillis();
             if (now >= nextSale && stopMillis - now > 40_000) {
                 nextSale = now + every;
-                RunSale s = newSale(endsAt);
+                RunSale s = newSale();
                 if (s != null) {
                     sales.add(s);
-                    log.accept("new sale " + s.id() + " on " + s.master() + ": stock " + s.stock() + ", pay window "
-                            + s.payWindowSeconds() + " s");
                 }
             }
-            if (buyers.get() < MAX_BUYERS) {
+            if (buyers.size() < MAX_BUYERS) {
                 RunSale s = sales.get(ThreadLocalRandom.current().nextInt(sales.size()));
-                buyers.incrementAndGet();
-                threads.add(Thread.ofVirtual().name("buyer").start(() -> {
+                Thread t = Thread.ofPlatform().daemon().name("buyer").unstarted(() -> {
                     try {
                         buyer(s, stopMillis);
                     } finally {
-                        buyers.decrementAndGet();
+                        buyers.remove(Thread.currentThread());
                     }
-                }));
+                });
+                buyers.add(t);
+                t.start();
             }
             Thread.sleep(50 + ThreadLocalRandom.current().nextInt(60));
         }
         long deadline = System.currentTimeMillis() + 90_000;
-        for (Thread t : threads) {
+        for (Thread t : List.copyOf(buyers)) {
             long left = deadline - System.currentTimeMillis();
             if (left <= 0 || !t.join(Duration.ofMillis(left))) {
                 t.interrupt();
@@ -210,15 +207,13 @@ public final class Workload {
         }
     }
 
-    private interface Request {
-        Entries.Answer send(String requestId);
-    }
-
-    private Entries.Answer call(OpKind kind, long saleId, long user, String orderId, Request request) {
+    /** One request of a shopper, sent with the X-Request-Id given, and recorded as an operation of the history. */
+    private Entries.Answer call(OpKind kind, long saleId, long user, String orderId,
+                                Function<String, Entries.Answer> request) {
         long id = history.nextId();
         String requestId = runId + "-" + id;
         long start = System.currentTimeMillis();
-        Entries.Answer a = request.send(requestId);
+        Entries.Answer a = request.apply(requestId);
         history.record(new Op(id, kind, requestId, saleId, user, 0, start, System.currentTimeMillis(), a.status(),
                 a.code(), a.orderId() != null ? a.orderId() : orderId, a.entry(), a.http().contract()));
         return a;

@@ -2,7 +2,7 @@ package dev.seckill.chaos.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.seckill.chaos.fault.FaultEvent;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Window;
@@ -14,10 +14,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -27,32 +27,14 @@ import java.util.stream.Collectors;
  */
 public record ChaosReport(long seed, double minutes, String faults, String replay, long startMillis,
                           long workloadEndMillis, long endMillis, int operations, List<RunSale> sales,
-                          List<Long> saleIds, List<Fault> schedule, Timeliness.Table timeliness,
+                          List<Long> saleIds, List<Window> schedule, Timeliness.Table timeliness,
                           List<Recovery.OfFault> recoveryPerFault, List<Recovery.OfKind> recoveryPerKind,
                           EndOfRun.Outcome settlement, Boolean holds, String checker, Verdict verdict) {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    /** A fault's problem when the nemesis never reached it (the workload had ended). */
-    private static final String NOT_INJECTED = "not injected";
-
-    /** One fault of the schedule: planned (from the workload's start) and real (epoch ms, -1: not done). */
-    public record Fault(int number, String kind, String fault, List<String> nodes, long plannedAtMillis,
-                        long plannedSpanMillis, long injectedMillis, long healedMillis, String problem) {
-
-        static Fault of(FaultEvent e, Window w, String problem) {
-            return new Fault(e.number(), FaultKind.of(e.fault()).label(), Schedule.describe(e.fault()),
-                    e.fault().nodes(), e.at().toMillis(), e.span().toMillis(), w == null ? -1 : w.injectedMillis(),
-                    w == null ? -1 : w.healedMillis(), w == null ? NOT_INJECTED : problem);
-        }
-    }
-
-    /** The schedule with each fault's real window and what went wrong with it, in the schedule's order. */
-    public static List<Fault> faults(Schedule schedule, List<Window> windows, Map<Integer, String> problems) {
-        Map<Integer, Window> byNumber = windows.stream().collect(Collectors.toMap(w -> w.event().number(),
-                Function.identity()));
-        return schedule.events().stream().map(e -> Fault.of(e, byNumber.get(e.number()), problems.get(e.number())))
-                .toList();
-    }
+    /** Durations (a fault's planned start and span) as milliseconds. */
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATE_TIMESTAMPS_AS_NANOSECONDS)
+            .enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Whether the run passes: the checker's verdict holds and every operation came in time (but the excused). */
     public boolean passed() {
@@ -62,7 +44,8 @@ public record ChaosReport(long seed, double minutes, String faults, String repla
     /** The summary's lines: the verdicts first, then what to read next. */
     public List<String> summary() {
         List<String> out = new ArrayList<>();
-        Map<String, Long> kinds = schedule.stream().collect(Collectors.groupingBy(Fault::kind, Collectors.counting()));
+        Map<FaultKind, Long> kinds = schedule.stream().collect(Collectors.groupingBy(w -> w.event().fault().kind(),
+                () -> new EnumMap<>(FaultKind.class), Collectors.counting()));
         out.add(String.format(Locale.ROOT, "Chaos run, seed %d: %.1f min, %d faults %s, %d operations over %d sales.",
                 seed, minutes, schedule.size(), kinds, operations, saleIds.size()));
         out.add("Invariants (seckill-check): " + (holds == null ? "no verdict: " + checker
@@ -77,20 +60,14 @@ public record ChaosReport(long seed, double minutes, String faults, String repla
                 Timeliness.MARGIN_MILLIS, timeliness.overdue().size(), counted, excused, Timeliness.TARGET_PERCENT,
                 timeliness.targetMet() ? "met" : "NOT met"));
         out.add("Recovery, median / longest per kind: " + recoveryPerKind.stream().map(k -> String.format(Locale.ROOT,
-                "%s %s / %s (%d never)", k.kind().label(), secs(k.medianMillis()), secs(k.maxMillis()),
+                "%s %s / %s (%d never)", k.kind(), secs(k.medianMillis()), secs(k.maxMillis()),
                 k.notRecovered())).collect(Collectors.joining(", ")) + ".");
         if (settlement != null && !settlement.unsettled().isEmpty()) {
             out.add("Not settled before the check: " + String.join("; ", settlement.unsettled()));
         }
-        List<Integer> notInjected = schedule.stream().filter(f -> NOT_INJECTED.equals(f.problem()))
-                .map(Fault::number).toList();
-        if (!notInjected.isEmpty()) {
-            out.add("Not injected (the workload had ended): #" + notInjected.stream().map(String::valueOf)
-                    .collect(Collectors.joining(", #")) + ".");
-        }
-        schedule.stream().filter(f -> f.problem() != null && !f.problem().isEmpty()
-                        && !NOT_INJECTED.equals(f.problem()))
-                .forEach(f -> out.add("Fault #" + f.number() + " (" + f.fault() + "): " + f.problem()));
+        schedule.stream().filter(w -> w.problem() != null)
+                .forEach(w -> out.add("Fault #" + w.event().number() + " (" + Schedule.describe(w.event().fault())
+                        + "): " + w.problem()));
         out.add("Replay: `" + replay + "`. Details: report.json; every operation: history.jsonl.");
         return out;
     }

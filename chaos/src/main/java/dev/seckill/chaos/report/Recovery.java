@@ -46,7 +46,7 @@ public final class Recovery {
             }
             TreeSet<Long> affected = new TreeSet<>();
             for (Op o : purchases) {
-                if (o.startMillis() >= w.injectedMillis() && o.startMillis() < w.healedMillis() && !good(o)) {
+                if (w.covers(o.startMillis()) && !good(o)) {
                     affected.add(o.saleId());
                 }
             }
@@ -62,7 +62,7 @@ public final class Recovery {
                     worst = Math.max(worst, first.getAsLong() - w.healedMillis());
                 }
             }
-            out.add(new OfFault(w.event().number(), FaultKind.of(w.event().fault()), List.copyOf(affected),
+            out.add(new OfFault(w.event().number(), w.event().fault().kind(), List.copyOf(affected),
                     affected.isEmpty() ? null : worst, recovered));
         }
         return out;

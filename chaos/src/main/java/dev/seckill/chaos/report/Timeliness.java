@@ -65,9 +65,8 @@ public final class Timeliness {
         for (Op o : shoppers) {
             boolean inAny = false;
             for (Window w : windows) {
-                if (w.injectedMillis() > 0 && o.startMillis() >= w.injectedMillis()
-                        && (w.healedMillis() <= 0 || o.startMillis() < w.healedMillis())) {
-                    byFault.computeIfAbsent(FaultKind.of(w.event().fault()).label() + " " + role(w),
+                if (w.covers(o.startMillis())) {
+                    byFault.computeIfAbsent(w.event().fault().kind() + " " + role(w),
                             k -> new ArrayList<>()).add(o);
                     inAny = true;
                 }
@@ -93,7 +92,7 @@ public final class Timeliness {
 
     /** Whether {@code w} killed or paused the very entry point {@code o} went to while it waited there. */
     private static boolean cutOffBy(Op o, Window w) {
-        FaultKind kind = FaultKind.of(w.event().fault());
+        FaultKind kind = w.event().fault().kind();
         return kind != FaultKind.PARTITION && w.injectedMillis() > 0 && o.node() != null
                 && o.node().equals(w.event().fault().nodes().getFirst())
                 && w.injectedMillis() <= o.endMillis() && (w.healedMillis() <= 0 || o.startMillis() < w.healedMillis());

@@ -22,7 +22,7 @@ class RecoveryTest {
     }
 
     private static Window window(int n, Fault f, long injected, long healed) {
-        return new Window(new FaultEvent(n, f, Duration.ZERO, Duration.ofSeconds(1)), injected, healed);
+        return new Window(new FaultEvent(n, f, Duration.ZERO, Duration.ofSeconds(1)), injected, healed, null);
     }
 
     @Test

@@ -24,7 +24,7 @@ class TimelinessTest {
     }
 
     private static Window window(int n, Fault f, long injected, long healed) {
-        return new Window(new FaultEvent(n, f, Duration.ZERO, Duration.ofSeconds(1)), injected, healed);
+        return new Window(new FaultEvent(n, f, Duration.ZERO, Duration.ofSeconds(1)), injected, healed, null);
     }
 
     private static Timeliness.Row row(Timeliness.Table t, String name) {

@@ -1,13 +1,13 @@
 package dev.seckill.system.cluster;
 
 import dev.seckill.chaos.Chaos;
-import dev.seckill.chaos.ChaosOptions;
 import dev.seckill.chaos.fault.Fault;
 import dev.seckill.chaos.fault.FaultEvent;
 import dev.seckill.chaos.fault.FaultKind;
 import dev.seckill.chaos.fault.Firewall;
 import dev.seckill.chaos.fault.Schedule;
 import dev.seckill.chaos.fault.Timeouts;
+import dev.seckill.chaos.fault.Window;
 import dev.seckill.chaos.report.ChaosReport;
 import dev.seckill.chaos.report.Timeliness;
 import dev.seckill.testkit.ClusterStack;
@@ -46,17 +46,18 @@ class ChaosIT {
     @Test
     void aShortSeededRunHealsEverythingAndItsVerdictHolds() throws Exception {
         long seed = seedWithAFailoverPauseAndPartitions();
-        ChaosOptions o = new ChaosOptions(LENGTH, seed, EnumSet.allOf(FaultKind.class),
-                Path.of("target", "chaos-report").toAbsolutePath());
-        Chaos.Result r = Chaos.run(o, cluster);
-        ChaosReport report = r.report();
+        Path out = Path.of("target", "chaos-report").toAbsolutePath();
+        Chaos chaos = new Chaos();
+        Chaos.commandLine(chaos).parseArgs("--minutes", Long.toString(LENGTH.toMinutes()), "--seed",
+                Long.toString(seed), "--out", out.toString());
+        ChaosReport report = chaos.run(cluster);
 
-        assertEquals(Chaos.schedule(o, cluster), r.schedule(), "the schedule replays from the seed");
+        assertEquals(chaos.schedule(cluster).events(), report.schedule().stream().map(Window::event).toList(),
+                "the schedule replays from the seed, and every fault has its window");
         assertTrue(report.operations() > 100, "the workload ran: " + report.operations() + " operations");
-        assertEquals(r.schedule().events().size(), r.windows().size(), "every fault has its window");
-        for (ChaosReport.Fault f : report.schedule()) {
-            assertTrue(f.injectedMillis() > 0 && f.healedMillis() >= f.injectedMillis(),
-                    "fault #" + f.number() + " " + f.fault() + " injected and healed: " + f);
+        for (Window w : report.schedule()) {
+            assertTrue(w.injectedMillis() > 0 && w.healedMillis() >= w.injectedMillis(),
+                    "fault #" + w.event().number() + " " + Schedule.describe(w.event()) + " injected and healed: " + w);
         }
         assertEquals(List.of(), Firewall.forCluster(cluster.port("lb")).rules(), "no partition rule left");
         for (String node : cluster.nodes()) {
@@ -64,8 +65,8 @@ class ChaosIT {
         }
         String status = cluster.status();
         assertTrue(!status.contains("stopped") && !status.contains("unhealthy"), "every node healthy:\n" + status);
-        Path json = r.out().resolve("report.json");
-        assertTrue(Files.exists(json) && Files.exists(r.out().resolve("summary.md")), "report.json and summary.md");
+        Path json = out.resolve("report.json");
+        assertTrue(Files.exists(json) && Files.exists(out.resolve("summary.md")), "report.json and summary.md");
         assertEquals(Boolean.TRUE, report.holds(), "the verdict holds (" + report.checker() + "): see " + json);
         Timeliness.Table t = report.timeliness();
         assertEquals(List.of(), t.overdue().stream().limit(10).toList(), t.overdue().size()
