@@ -19,7 +19,7 @@ lb_settings() {
   export LB_RUN="$RUN/$1"
   SECKILL_LB_PORT=$(node_port "$1") || die "no port for $1"
   export SECKILL_LB_PORT
-  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$'
+  local t='^[0-9]+(ms|s|m)?$'
   edge_knob SECKILL_LB_LISTEN "$(bind_address)" '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_LB_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
   deadline_knob
