@@ -41,7 +41,7 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
         Objects.requireNonNull(db, "db");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(relay, "relay");
-        positive(stall, "writer.stall-ms");
+        positive(stall, "stall");
         positive(shutdownTimeout, "writer.shutdown-timeout-ms");
     }
 
@@ -56,7 +56,7 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
             if (maxPollRecords < 1 || maxPollRecords > MAX_BATCH) {
                 throw new IllegalArgumentException("kafka.max-poll-records must be 1.." + MAX_BATCH + ", is " + maxPollRecords);
             }
-            positive(pollTimeout, "kafka.poll-timeout-ms");
+            positive(pollTimeout, "pollTimeout");
             positive(sessionTimeout, "kafka.session-timeout-ms");
         }
     }
@@ -68,7 +68,7 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
             notBlank(user, "db.user");
             Objects.requireNonNull(password, "db.password");
             if (pool < 2) {
-                throw new IllegalArgumentException("db.pool must be at least 2 (writer + health check), is " + pool);
+                throw new IllegalArgumentException("pool must be at least 2 (writer + health check), is " + pool);
             }
         }
     }
@@ -76,13 +76,14 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
     /** How failed batches and stock-row conflicts are retried. */
     public record Retry(Duration initialBackoff, Duration maxBackoff, int versionAttempts) {
         public Retry {
-            positive(initialBackoff, "writer.backoff.initial-ms");
+            positive(initialBackoff, "initialBackoff");
             positive(maxBackoff, "writer.backoff.max-ms");
             if (maxBackoff.compareTo(initialBackoff) < 0) {
-                throw new IllegalArgumentException("writer.backoff.max-ms must not be below writer.backoff.initial-ms");
+                throw new IllegalArgumentException("writer.backoff.max-ms must be at least the first wait, "
+                        + initialBackoff.toMillis() + " ms, is " + maxBackoff.toMillis());
             }
             if (versionAttempts < 1) {
-                throw new IllegalArgumentException("writer.version-attempts must be at least 1, is " + versionAttempts);
+                throw new IllegalArgumentException("versionAttempts must be at least 1, is " + versionAttempts);
             }
         }
     }
@@ -94,9 +95,9 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
     public record Relay(boolean enabled, String topic, Duration poll, int batch) {
         public Relay {
             notBlank(topic, "relay.topic");
-            positive(poll, "relay.poll-ms");
+            positive(poll, "poll");
             if (batch < 1 || batch > MAX_BATCH) {
-                throw new IllegalArgumentException("relay.batch must be 1.." + MAX_BATCH + ", is " + batch);
+                throw new IllegalArgumentException("batch must be 1.." + MAX_BATCH + ", is " + batch);
             }
         }
     }
