@@ -9,8 +9,8 @@
 # The per-IP zones' size, each: 1 MB holds about 16,000 client addresses, so 10 MB holds 160,000 (past that the least
 # recently seen address is forgotten, and starts a fresh bucket); nginx touches the memory only as addresses come.
 EDGE_ZONE_SIZE=10m
-# The largest request body of a purchase, challenge, path or line request: their bodies are a few hundred bytes at
-# most (docs/contract.md); a larger one is refused with 413 before the service sees it.
+# The largest request body of a purchase, challenge, path or line request: the contract caps it at 1 KiB
+# (docs/contract.md), a rule of the API rather than a choice of the operator; a larger one is 413 at the edge.
 EDGE_BODY_MAX=1k
 
 # Only these variables are substituted: nginx's own $variables in the templates are left alone.
