@@ -2,20 +2,27 @@
 # The edge (nginx + Lua) of the local stack: render its config from openresty/ and the environment, start,
 # reload, stop. Sourced by bin/seckill; also runnable on its own (end of file) to run just an edge, without the
 # JDK, the jars or a build. The knobs (SECKILL_EDGE_*) and their defaults are documented in openresty/README.md;
-# every one is validated here so a typo fails the start or reload with a clear message.
+# every one is validated here so a typo fails the start or reload with a clear message. The values nobody needs to
+# turn are constants where they are used (openresty/conf.d/00-tunables.conf, lua/seckill/admission.lua), or below when
+# a template uses them more than once; docs/configuration.md ("What is a knob") lists them with their reasons.
+
+# The per-IP zones' size, each: 1 MB holds about 16,000 client addresses, so 10 MB holds 160,000 (past that the least
+# recently seen address is forgotten, and starts a fresh bucket); nginx touches the memory only as addresses come.
+EDGE_ZONE_SIZE=10m
+# The largest request body of a purchase, challenge, path or line request: the contract caps it at 1 KiB
+# (docs/contract.md), a rule of the API rather than a choice of the operator; a larger one is 413 at the edge.
+EDGE_BODY_MAX=1k
 
 # Only these variables are substituted: nginx's own $variables in the templates are left alone.
 # They are envsubst's to expand, not the shell's.
 # shellcheck disable=SC2016
 EDGE_VARS='${EDGE_LOAD_MODULES} ${SECKILL_EDGE_PORT} ${SECKILL_EDGE_LISTEN} ${SECKILL_EDGE_WORKERS} ${SECKILL_EDGE_BURST}
 ${SECKILL_EDGE_READ_BURST} ${SECKILL_EDGE_ORDER_BURST} ${SECKILL_EDGE_LOGIN_BURST} ${SECKILL_EDGE_CONN_PER_IP}
-${SECKILL_EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_CONNECT_TIMEOUT} ${SECKILL_EDGE_READ_TIMEOUT}
-${SECKILL_EDGE_HEADER_TIMEOUT} ${SECKILL_EDGE_BODY_TIMEOUT} ${SECKILL_EDGE_SEND_TIMEOUT}
-${SECKILL_EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${SECKILL_EDGE_KEEPALIVE} ${EDGE_HTML_ROOT}
+${EDGE_ZONE_SIZE} ${SECKILL_EDGE_SOLDOUT_TTL} ${SECKILL_EDGE_READ_TIMEOUT}
+${EDGE_BODY_MAX} ${SECKILL_EDGE_MICROCACHE_TTL} ${EDGE_HTML_ROOT}
 ${EDGE_RATE} ${EDGE_READ_RATE} ${EDGE_ORDER_RATE} ${EDGE_LOGIN_RATE}
-${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT}
-${SECKILL_EDGE_ADMIT_TOLERANCE} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
-${SECKILL_EDGE_BACKLOG} ${EDGE_REUSEPORT} ${EDGE_PURCHASE_ACCESS_LOG}
+${SECKILL_EDGE_ADMIT_RATE} ${SECKILL_EDGE_ADMIT_IN_FLIGHT} ${SECKILL_EDGE_WORKER_CONNECTIONS} ${SECKILL_EDGE_NOFILE}
+${SECKILL_EDGE_BACKLOG} ${EDGE_PURCHASE_ACCESS_LOG}
 ${EDGE_UPSTREAM_SERVERS} ${EDGE_REAL_IP} ${EDGE_RUN} ${EDGE_HOME} ${EDGE_USER_DIRECTIVE} ${EDGE_INTERNAL_PORT}
 ${EDGE_SERVICE_BUDGET_MS}'
 
@@ -117,38 +124,26 @@ edge_settings() {
   edge_knob SECKILL_EDGE_LOGIN_RATE 30r/m "$r" "sign-ins per IP (30r/m, or per second: 1, 1r/s)"
   edge_knob SECKILL_EDGE_LOGIN_BURST 10 "$n" "a whole number of requests >= 1"
   edge_knob SECKILL_EDGE_CONN_PER_IP 64 "$n" "a number of requests in progress per IP >= 1"
-  edge_knob SECKILL_EDGE_HEADER_TIMEOUT 10s "$t" "an nginx time such as 10s"
-  edge_knob SECKILL_EDGE_BODY_TIMEOUT 10s "$t" "an nginx time such as 10s"
-  edge_knob SECKILL_EDGE_SEND_TIMEOUT 10s "$t" "an nginx time such as 10s"
-  edge_knob SECKILL_EDGE_ZONE_SIZE 10m '^[1-9][0-9]*[km]$' "a size such as 10m"
   edge_knob SECKILL_EDGE_SOLDOUT_TTL 5 "$n" "whole seconds >= 1"
   edge_knob SECKILL_EDGE_ADMIT_RATE 50000 "$n" "at most this many purchases per second this edge forwards, >= 1"
   edge_knob SECKILL_EDGE_ADMIT_IN_FLIGHT 256 "$n" "at most this many purchases in flight to the service at once, >= 1"
-  # A floor above the upper bound is the upper bound (admission.lua): a small SECKILL_EDGE_ADMIT_IN_FLIGHT alone works.
-  edge_knob SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT 8 "$n" "the in-flight limit's floor, >= 1"
-  edge_knob SECKILL_EDGE_ADMIT_TOLERANCE 2 '^(([2-9]|[1-9][0-9]+)(\.[0-9]+)?|1\.[0-9]*[1-9][0-9]*)$' \
-    "a factor above 1 (such as 1.5 or 4): how far past its baseline the service's answer time may go"
   edge_knob SECKILL_EDGE_WORKER_CONNECTIONS 16384 "$n" "connections per worker (clients and upstream)"
   edge_knob SECKILL_EDGE_NOFILE "$(edge_nofile_default)" "$n" "open files per worker"
   edge_knob SECKILL_EDGE_BACKLOG 16384 "$n" "the listen queue's length (the kernel caps it at net.core.somaxconn)"
-  edge_knob SECKILL_EDGE_REUSEPORT on '^(on|off)$' "on or off"
   [ "$SECKILL_EDGE_NOFILE" -ge "$SECKILL_EDGE_WORKER_CONNECTIONS" ] \
     || die "SECKILL_EDGE_NOFILE=$SECKILL_EDGE_NOFILE is below SECKILL_EDGE_WORKER_CONNECTIONS=$SECKILL_EDGE_WORKER_CONNECTIONS"
-  edge_knob SECKILL_EDGE_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
   deadline_knob
   # The edge answers a silent service itself half a second before the deadline, and gives the service a budget half
   # a second shorter again (X-Seckill-Budget-Ms), so each hop answers before the one in front of it gives up.
   edge_knob SECKILL_EDGE_READ_TIMEOUT "$((SECKILL_DEADLINE_MS - 500))ms" "$t" "an nginx time such as 10s"
   export EDGE_SERVICE_BUDGET_MS=$((SECKILL_DEADLINE_MS - 1000))
-  edge_knob SECKILL_EDGE_BODY_MAX 1k '^[0-9]+[kKmM]?$' "a size such as 1k"
   edge_knob SECKILL_EDGE_MICROCACHE_TTL 1s "$t" "an nginx time such as 1s"
-  edge_knob SECKILL_EDGE_KEEPALIVE 256 "$n" "a number of idle upstream connections per worker"
   # The page: a directory that holds an installed page already (the Docker image's, a test's own), or by default
   # openresty/html, which edge_render installs into the node's run directory (edge_page).
   EDGE_HTML_ROOT=${SECKILL_EDGE_HTML_ROOT:-$EDGE_RUN/html}
   [[ "$EDGE_HTML_ROOT" =~ $path ]] \
     || die "SECKILL_EDGE_HTML_ROOT='$EDGE_HTML_ROOT' is invalid: expected an absolute directory path"
-  export EDGE_HTML_ROOT
+  export EDGE_HTML_ROOT EDGE_ZONE_SIZE EDGE_BODY_MAX
   edge_knob SECKILL_EDGE_UPSTREAM "$(node_host service):$SERVICE_PORT" '^[][A-Za-z0-9.:_, -]+$' "host:port[,host:port...]"
   edge_knob SECKILL_EDGE_NGINX nginx '^[A-Za-z0-9_./-]+$' "an nginx binary (nginx, openresty or a path)"
   export SECKILL_EDGE_TRUSTED_PROXIES=${SECKILL_EDGE_TRUSTED_PROXIES:-}
@@ -165,7 +160,6 @@ edge_settings() {
   # never in its rendered files.
   SECKILL_LINE_SECRET=$(kept_secret SECKILL_LINE_SECRET line-secret 32)
   export SECKILL_LINE_SECRET
-  if [ "$SECKILL_EDGE_REUSEPORT" = on ]; then export EDGE_REUSEPORT=" reuseport"; else export EDGE_REUSEPORT=""; fi
   # The purchase log (conf.d/seckill.conf's log_format seckill_purchase), read by bin/seckill trace.
   edge_knob SECKILL_EDGE_PURCHASE_LOG on '^(on|off)$' "on or off"
   EDGE_PURCHASE_ACCESS_LOG="access_log off;"

@@ -4,25 +4,24 @@
 #   SECKILL_LB_UPSTREAM         the edges, host:port[,host:port...] (default: the cluster's edge-1, edge-2)
 #   SECKILL_LB_TRUSTED_PROXIES  addresses or CIDRs whose X-Forwarded-For is believed (default: the stack's
 #                               LB_TRUSTED_PROXIES setting; empty: none, the client's own address counts)
-#   SECKILL_LB_LISTEN (127.0.0.1; in a container every address), SECKILL_LB_WORKERS (2), SECKILL_LB_KEEPALIVE (64 idle connections per worker),
-#   SECKILL_LB_CONNECT_TIMEOUT (1s), SECKILL_LB_READ_TIMEOUT (SECKILL_DEADLINE_MS less 250 ms: above the edges' own,
-#   which is 500 ms less, so the edge answers a slow service itself), SECKILL_LB_NGINX (nginx).
+#   SECKILL_LB_LISTEN (127.0.0.1; in a container every address), SECKILL_LB_WORKERS (2),
+#   SECKILL_LB_READ_TIMEOUT (SECKILL_DEADLINE_MS less 250 ms: above the edges' own, which is 500 ms less, so the edge
+#   answers a slow service itself), SECKILL_LB_NGINX (nginx).
+# Its idle connections kept per worker (64) and its connect timeout (1s) are constants in openresty/lb/nginx.conf.
 # Which edges are in rotation is the health probes' to say (openresty/lua/seckill/lb.lua), not a knob.
 
 # They are envsubst's to expand, not the shell's.
 # shellcheck disable=SC2016
 LB_VARS='${LB_LOAD_MODULES} ${LB_USER_DIRECTIVE} ${LB_RUN} ${LB_REAL_IP} ${LB_EDGES} ${LB_LUA} ${LB_ANSWERS} ${SECKILL_LB_WORKERS} ${SECKILL_LB_LISTEN}
-${SECKILL_LB_PORT} ${SECKILL_LB_KEEPALIVE} ${SECKILL_LB_CONNECT_TIMEOUT} ${SECKILL_LB_READ_TIMEOUT}'
+${SECKILL_LB_PORT} ${SECKILL_LB_READ_TIMEOUT}'
 
 lb_settings() {
   export LB_RUN="$RUN/$1"
   SECKILL_LB_PORT=$(node_port "$1") || die "no port for $1"
   export SECKILL_LB_PORT
-  local n='^[1-9][0-9]*$' t='^[0-9]+(ms|s|m)?$'
+  local t='^[0-9]+(ms|s|m)?$'
   edge_knob SECKILL_LB_LISTEN "$(bind_address)" '^[][0-9a-fA-F.:*]+$' "an address such as 127.0.0.1 or *"
   edge_knob SECKILL_LB_WORKERS 2 '^([1-9][0-9]*|auto)$' "a number of worker processes or auto"
-  edge_knob SECKILL_LB_KEEPALIVE 64 "$n" "a number of idle connections to the edges per worker"
-  edge_knob SECKILL_LB_CONNECT_TIMEOUT 1s "$t" "an nginx time such as 500ms or 1s"
   deadline_knob
   # A quarter second inside the deadline: the lb answers 503 for a silent edge (a paused one, until its probes take it
   # out) in time; an edge answers a slow service itself a quarter second sooner still.

@@ -3,7 +3,7 @@
 -- past the load it answers in its normal time. Two limits, both over every client of this nginx instance (one
 -- shared dict, all workers):
 --   in flight  purchases admitted and not yet answered: a gauge, up when admitted, down in the log phase. Its limit
---              follows the service (below), between min_in_flight and the in_flight knob, which is an upper bound.
+--              follows the service (below), between MIN_IN_FLIGHT and the in_flight knob, which is an upper bound.
 --   rate       purchases admitted per second, an upper bound only: a sliding one-second window (the count of this
 --              second plus the previous second's, weighted by how much of it is still inside the window; Kong's
 --              rate-limiting does the same). Only admitted purchases count, so a flood does not starve the next
@@ -12,9 +12,9 @@
 -- How the in-flight limit follows the service (the gradient of Netflix's concurrency-limits, Gradient2Limit, on the
 -- answer times the edge sees): every INTERVAL, one worker takes the mean answer time of the purchases admitted during
 -- it (the short time) and a slow average of those means (the long time: an exponential average over about LONG
--- intervals, what the service's answers have been taking lately). The gradient is tolerance x long / short, held
+-- intervals, what the service's answers have been taking lately). The gradient is TOLERANCE x long / short, held
 -- between 1/2 and 1: while the service answers in about its usual time it is 1 and the limit grows by about its
--- square root; when the answers take more than `tolerance` times their usual time, purchases are queueing in the
+-- square root; when the answers take more than TOLERANCE times their usual time, purchases are queueing in the
 -- service, and the limit shrinks in proportion (at most by half per interval, smoothed), so fewer are let in and
 -- the queue drains. A limit not in use (under half of it in flight) does not move: at low load nothing is refused
 -- and nothing waits. After a load drop (long more than twice short) the long time decays faster, as Gradient2 does.
@@ -74,25 +74,28 @@ local SMOOTHING = 0.5
 -- Long over short past this: the load dropped; the long time decays faster than its average would.
 local DROP = 2
 local DROP_DECAY = 0.95
+-- The in-flight limit's floor: a few purchases always go through, so the answer times that let the limit grow back
+-- keep coming however slow the service got (at most the in_flight knob: a small knob alone works).
+local MIN_IN_FLIGHT = 8
+-- How far past their usual time the answers may go before the limit shrinks: twice the usual time is queueing, not
+-- the noise of one slow interval.
+local TOLERANCE = 2
 
--- rate, in_flight: the upper bounds; min_in_flight: the floor (at most in_flight); tolerance: how far past their
--- usual time the answers may go before the limit shrinks.
+-- rate, in_flight: the upper bounds.
 function _M.new(dict_name, settings)
     local dict = shared[dict_name]
     assert(dict, "no lua_shared_dict " .. tostring(dict_name))
-    local rate, max, min, tolerance = settings.rate, settings.in_flight, settings.min_in_flight, settings.tolerance
+    local rate, max = settings.rate, settings.in_flight
     assert(type(rate) == "number" and rate >= 1, "admission rate must be >= 1 per second")
     assert(type(max) == "number" and max >= 1, "admission in-flight limit must be >= 1")
-    assert(type(min) == "number" and min >= 1, "admission in-flight floor must be >= 1")
     -- A floor above the upper bound is the upper bound: setting a small in_flight alone must work.
-    min = math_min(min, max)
-    assert(type(tolerance) == "number" and tolerance > 1, "admission tolerance must be > 1")
+    local min = math_min(MIN_IN_FLIGHT, max)
     -- A new edge (or one whose knobs changed on a reload) starts at its upper bound and comes down if it must.
     local limit = dict:get(LIMIT_KEY)
     if not limit or limit > max or limit < min then
         dict:set(LIMIT_KEY, max)
     end
-    return setmetatable({ dict = dict, rate = rate, max = max, min = min, tolerance = tolerance }, mt)
+    return setmetatable({ dict = dict, rate = rate, max = max, min = min }, mt)
 end
 
 -- Admits one purchase (true) or refuses it (nil, reason). An admitted purchase must be given back with leave().
@@ -148,7 +151,7 @@ function _M.adapt(self)
     if (dict:get(IN_FLIGHT_KEY) or 0) < limit / 2 then
         return
     end
-    local gradient = math_max(MIN_GRADIENT, math_min(1, self.tolerance * long / short))
+    local gradient = math_max(MIN_GRADIENT, math_min(1, TOLERANCE * long / short))
     local next_limit = limit * gradient + math_sqrt(limit)
     limit = limit * (1 - SMOOTHING) + next_limit * SMOOTHING
     dict:set(LIMIT_KEY, math_max(self.min, math_min(self.max, limit)))

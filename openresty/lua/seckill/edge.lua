@@ -32,7 +32,7 @@ local flags, admitter, limiters, counters, latencies, lines
 local ADMISSION_FIELDS = { retryAfter = 1 }
 
 -- settings: limits ({ [route] = { rate = "20r/s", burst = 40 } }), flag_recheck (s), flags_dict, admission
--- ({ rate = per second, in_flight = purchases, min_in_flight = purchases, tolerance = factor }), admission_dict,
+-- ({ rate = per second, in_flight = purchases }), admission_dict,
 -- metrics_dict, latency_dict, lines_dict, line_secret, line_fetch (the progress location's prefix), answers (the path
 -- of messages/answers.json).
 function _M.init(settings)

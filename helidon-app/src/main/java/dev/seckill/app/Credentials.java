@@ -24,10 +24,10 @@ record Credentials(TokenSigner signer, VerifiedTokens tokens, JwksKeys jwks, Adm
 
     static Credentials from(TokenSettings token, JwtSettings jwt, String adminToken, String lineSecret, Clock clock) {
         JwksKeys jwks = jwt.jwksUrl().isEmpty() ? null
-                : JwksKeys.at(jwt.jwksUrl(), jwt.jwksTimeout(), jwt.jwksRefresh(), jwt.jwksMaxAge(), clock);
+                : JwksKeys.at(jwt.jwksUrl(), jwt.jwksTimeout(), jwt.jwksRefresh(), JwtSettings.JWKS_MAX_AGE, clock);
         TokenVerifier verifier = new TokenVerifier(jwt.hs256Secret(), jwks, jwt.claims(), clock);
         return new Credentials(new TokenSigner(token.secret(), token.ttl(), clock),
-                new VerifiedTokens(verifier, jwt.cacheSize(), clock), jwks, new AdminAuth(adminToken),
+                new VerifiedTokens(verifier, JwtSettings.CACHE_SIZE, clock), jwks, new AdminAuth(adminToken),
                 new LineTickets(lineSecret, clock));
     }
 }

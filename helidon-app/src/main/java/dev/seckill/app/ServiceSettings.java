@@ -2,7 +2,6 @@ package dev.seckill.app;
 
 import dev.seckill.admin.ReconcileSettings;
 import dev.seckill.archive.ArchiveSettings;
-import dev.seckill.breaker.BreakerSettings;
 import dev.seckill.config.Setting;
 import dev.seckill.db.DbSettings;
 import dev.seckill.expiry.ExpirySettings;
@@ -35,7 +34,7 @@ record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, 
                        String adminToken, boolean demoLogin, LimiterSettings limiter, long soldOutTtlMs,
                        String edgeAdmin, OptionalLong node, ProtectionSettings protection,
                        ReconcileSettings reconcile, ExpirySettings expiry, ResendSettings resend,
-                       BreakerSettings breaker, ArchiveSettings archive, LineSettings line) {
+                       ArchiveSettings archive, LineSettings line) {
 
     /** @param root the whole config: application.yaml with the environment over it */
     static ServiceSettings from(Config root) {
@@ -49,7 +48,7 @@ record ServiceSettings(RedisSettings redis, KafkaSettings kafka, DbSettings db, 
                 Setting.number(app.get("soldout.ttl-ms")), Setting.text(app.get("edge.admin")),
                 Setting.optionalNumber(app.get("node")), ProtectionSettings.from(app.get("protection")), reconcile,
                 ExpirySettings.from(app.get("expiry")), ResendSettings.from(app.get("resend")),
-                BreakerSettings.from(app.get("breaker")), ArchiveSettings.from(app.get("archive"), reconcile.grace()),
+                ArchiveSettings.from(app.get("archive"), reconcile.grace()),
                 LineSettings.from(app.get("line")));
     }
 }

@@ -11,6 +11,7 @@ import dev.seckill.archive.ArchiveRunner;
 import dev.seckill.archive.ArchiveSettings;
 import dev.seckill.archive.Archiver;
 import dev.seckill.archive.EndedSales;
+import dev.seckill.breaker.BreakerSettings;
 import dev.seckill.breaker.Breakers;
 import dev.seckill.breaker.GuardedOrders;
 import dev.seckill.breaker.GuardedReserver;
@@ -131,7 +132,7 @@ final class Wiring implements AutoCloseable {
         ScriptRunner scripts = new ScriptRunner(redis, RedisClients.commandLimit(settings.redis()));
         scripts.loadAll();
         SaleRepository saleRepository = new SaleRepository(db);
-        Breakers breakers = Breakers.create(settings.breaker(), clock, Metrics.globalRegistry, ShardMap.of(redis));
+        Breakers breakers = Breakers.create(BreakerSettings.STANDARD, clock, Metrics.globalRegistry, ShardMap.of(redis));
         SaleCatalog catalog = new SaleCatalog(new GuardedSales(saleRepository, breakers.db()), clock);
         SaleStock stock = new SaleStock(redis, scripts);
         BuyerMarks buyerMarks = new BuyerMarks(redis);

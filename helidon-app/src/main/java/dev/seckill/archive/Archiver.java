@@ -46,7 +46,7 @@ public final class Archiver {
     /** @return the sales archived by this pass */
     public List<Long> run() {
         Instant now = clock.instant();
-        List<Sale> ended = sales.ended(now.minus(settings.lookBack()), now.minus(settings.grace()), BATCH);
+        List<Sale> ended = sales.ended(now.minus(ArchiveSettings.LOOK_BACK), now.minus(settings.grace()), BATCH);
         return ended.stream().filter(s -> archiveIfSettled(s, now.toEpochMilli())).map(Sale::id).toList();
     }
 

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * @param coalesceMax most attempts of one sale in one purchase.lua call (1: one call each; checked by SaleBatches)
  */
 public record RedisSettings(String address, List<String> nodes, String password, int timeoutMs, int pool,
-                            int nettyThreads, ReplicaAcks replicaAcks, int coalesceMax) {
+                            ReplicaAcks replicaAcks, int coalesceMax) {
 
     private static final Pattern NODE = Pattern.compile("rediss?://(\\[[0-9A-Fa-f:.]+]|[^\\s/:\\[\\]]+):\\d{1,5}");
 
@@ -29,9 +29,6 @@ public record RedisSettings(String address, List<String> nodes, String password,
         if (pool <= 0) {
             throw new IllegalArgumentException("redis.pool must be positive, not " + pool);
         }
-        if (nettyThreads <= 0) {
-            throw new IllegalArgumentException("redis.netty-threads must be positive, not " + nettyThreads);
-        }
     }
 
     public static RedisSettings from(Config redis) {
@@ -41,7 +38,6 @@ public record RedisSettings(String address, List<String> nodes, String password,
                 Setting.text(redis.get("password")),
                 Setting.integer(redis.get("timeout-ms")),
                 Setting.integer(redis.get("pool")),
-                Setting.integer(redis.get("netty-threads")),
                 new ReplicaAcks(Setting.integer(redis.get("replica-acks")),
                         Setting.duration(redis.get("replica-timeout-ms"), ChronoUnit.MILLIS)),
                 Setting.integer(redis.get("coalesce-max")));

@@ -24,8 +24,8 @@ class JwtSettingsTest {
     @Test
     void applicationYamlGivesEveryDefault() {
         JwtSettings s = settings(Map.of());
-        assertEquals(new JwtSettings("", Duration.ofSeconds(10), Duration.ofSeconds(300), Duration.ofSeconds(2), "",
-                new ClaimRules("", "", "sub", Duration.ofSeconds(60)), 20_000), s);
+        assertEquals(new JwtSettings("", Duration.ofSeconds(10), Duration.ofSeconds(2), "",
+                new ClaimRules("", "", "sub", Duration.ofSeconds(60))), s);
     }
 
     @Test
@@ -44,14 +44,10 @@ class JwtSettingsTest {
     }
 
     @Test
-    void theFetchKnobsAndTheCacheSizeHaveTheirNamesToo() {
-        JwtSettings s = settings(Map.of("SECKILL_JWT_JWKS_REFRESH_MS", "1000",
-                "SECKILL_JWT_JWKS_MAX_AGE_SECONDS", "60", "SECKILL_JWT_JWKS_TIMEOUT_MS", "500",
-                "SECKILL_JWT_CACHE_SIZE", "5"));
+    void theFetchKnobsHaveTheirNamesToo() {
+        JwtSettings s = settings(Map.of("SECKILL_JWT_JWKS_REFRESH_MS", "1000", "SECKILL_JWT_JWKS_TIMEOUT_MS", "500"));
         assertEquals(Duration.ofSeconds(1), s.jwksRefresh());
-        assertEquals(Duration.ofSeconds(60), s.jwksMaxAge());
         assertEquals(Duration.ofMillis(500), s.jwksTimeout());
-        assertEquals(5, s.cacheSize());
     }
 
     @Test
@@ -59,7 +55,7 @@ class JwtSettingsTest {
         assertThrows(IllegalArgumentException.class, () -> settings(Map.of("SECKILL_JWT_CLOCK_SKEW_SECONDS", "-1")));
         assertThrows(IllegalArgumentException.class, () -> settings(Map.of("SECKILL_JWT_USER_CLAIM", " ")));
         assertThrows(IllegalArgumentException.class,
-                () -> settings(Map.of("SECKILL_JWT_JWKS_MAX_AGE_SECONDS", "1")));
+                () -> settings(Map.of("SECKILL_JWT_JWKS_REFRESH_MS", "300001")));
         assertThrows(IllegalArgumentException.class,
                 () -> JwksKeys.at("ftp://id.example/jwks", Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO,
                         new TestClock(NOW)));

@@ -61,13 +61,6 @@ class RedisSettingsTest {
     }
 
     @Test
-    void theClientsEventLoopThreadsAreASettingAndMustBePositive() {
-        assertEquals(8, new Built(RedisSettings.from(redis(Map.of("netty-threads", "8")))).getNettyThreads());
-        assertEquals("redis.netty-threads must be positive, not 0", assertThrows(IllegalArgumentException.class,
-                () -> RedisSettings.from(redis(Map.of("netty-threads", "0")))).getMessage());
-    }
-
-    @Test
     void withNodesTheClientRunsInClusterModeOnMastersAndIgnoresTheAddress() {
         RedisSettings s = RedisSettings.from(redis(Map.of("address", "redis://127.0.0.1:7000",
                 "nodes", "redis://127.0.0.1:7001, 127.0.0.1:7002,,", "password", "pw", "pool", "64", "timeout-ms", "800")));

@@ -16,12 +16,32 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
     /** Largest batch accepted: one batch is one transaction and one multi-row insert. */
     public static final int MAX_BATCH = 5000;
 
+    // Not configuration (docs/configuration.md, "What is a knob"): values nobody operating a sale needs to turn.
+    /** The longest wait of one poll when idle: only how soon an idle loop looks again; records end it at once. */
+    static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+    /** Connections: one writes, one relays order events, the rest serve the health check and a reconnect. */
+    static final int DB_POOL = 4;
+    /** The first wait after a failed batch (it doubles up to writer.backoff.max-ms): a blip costs 0.1 s. */
+    static final Duration INITIAL_BACKOFF = Duration.ofMillis(100);
+    /**
+     * Optimistic-lock attempts on one sale's stock row within a transaction before the whole batch is retried (with
+     * the backoff): a conflict is a concurrent commit on that row, rare since a sale's orders come through one
+     * partition, so five in a row say the row is contended and backing off is right.
+     */
+    static final int VERSION_ATTEMPTS = 5;
+    /** No poll for a minute: the consumer loop is stuck (a poll ends within POLL_TIMEOUT, a batch within seconds). */
+    static final Duration STALL = Duration.ofMinutes(1);
+    /** How often an idle (or standby) relay looks for events: order events reach Kafka within 0.2 s of their row. */
+    static final Duration RELAY_POLL = Duration.ofMillis(200);
+    /** Most events read per relay transaction: a relay with events left goes on at once, so this only sizes a turn. */
+    static final int RELAY_BATCH = 500;
+
     public WriterSettings {
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(db, "db");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(relay, "relay");
-        positive(stall, "writer.stall-ms");
+        positive(stall, "stall");
         positive(shutdownTimeout, "writer.shutdown-timeout-ms");
     }
 
@@ -36,7 +56,7 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
             if (maxPollRecords < 1 || maxPollRecords > MAX_BATCH) {
                 throw new IllegalArgumentException("kafka.max-poll-records must be 1.." + MAX_BATCH + ", is " + maxPollRecords);
             }
-            positive(pollTimeout, "kafka.poll-timeout-ms");
+            positive(pollTimeout, "pollTimeout");
             positive(sessionTimeout, "kafka.session-timeout-ms");
         }
     }
@@ -48,7 +68,7 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
             notBlank(user, "db.user");
             Objects.requireNonNull(password, "db.password");
             if (pool < 2) {
-                throw new IllegalArgumentException("db.pool must be at least 2 (writer + health check), is " + pool);
+                throw new IllegalArgumentException("pool must be at least 2 (writer + health check), is " + pool);
             }
         }
     }
@@ -56,13 +76,14 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
     /** How failed batches and stock-row conflicts are retried. */
     public record Retry(Duration initialBackoff, Duration maxBackoff, int versionAttempts) {
         public Retry {
-            positive(initialBackoff, "writer.backoff.initial-ms");
+            positive(initialBackoff, "initialBackoff");
             positive(maxBackoff, "writer.backoff.max-ms");
             if (maxBackoff.compareTo(initialBackoff) < 0) {
-                throw new IllegalArgumentException("writer.backoff.max-ms must not be below writer.backoff.initial-ms");
+                throw new IllegalArgumentException("writer.backoff.max-ms must be at least the first wait, "
+                        + initialBackoff.toMillis() + " ms, is " + maxBackoff.toMillis());
             }
             if (versionAttempts < 1) {
-                throw new IllegalArgumentException("writer.version-attempts must be at least 1, is " + versionAttempts);
+                throw new IllegalArgumentException("versionAttempts must be at least 1, is " + versionAttempts);
             }
         }
     }
@@ -74,9 +95,9 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
     public record Relay(boolean enabled, String topic, Duration poll, int batch) {
         public Relay {
             notBlank(topic, "relay.topic");
-            positive(poll, "relay.poll-ms");
+            positive(poll, "poll");
             if (batch < 1 || batch > MAX_BATCH) {
-                throw new IllegalArgumentException("relay.batch must be 1.." + MAX_BATCH + ", is " + batch);
+                throw new IllegalArgumentException("batch must be 1.." + MAX_BATCH + ", is " + batch);
             }
         }
     }
@@ -90,15 +111,13 @@ public record WriterSettings(Kafka kafka, Db db, Retry retry, Relay relay, Durat
         return new WriterSettings(
                 new Kafka(Setting.text(k.get("bootstrap")), Setting.text(k.get("topic")),
                         Setting.text(k.get("dead-letter-topic")), Setting.text(k.get("group-id")),
-                        Setting.integer(k.get("max-poll-records")), millis(k.get("poll-timeout-ms")),
+                        Setting.integer(k.get("max-poll-records")), POLL_TIMEOUT,
                         millis(k.get("session-timeout-ms"))),
                 new Db(Setting.text(d.get("url")), Setting.text(d.get("user")), Setting.text(d.get("password")),
-                        Setting.integer(d.get("pool"))),
-                new Retry(millis(w.get("backoff.initial-ms")), millis(w.get("backoff.max-ms")),
-                        Setting.integer(w.get("version-attempts"))),
-                new Relay(Setting.flag(r.get("enabled")), Setting.text(r.get("topic")), millis(r.get("poll-ms")),
-                        Setting.integer(r.get("batch"))),
-                millis(w.get("stall-ms")),
+                        DB_POOL),
+                new Retry(INITIAL_BACKOFF, millis(w.get("backoff.max-ms")), VERSION_ATTEMPTS),
+                new Relay(Setting.flag(r.get("enabled")), Setting.text(r.get("topic")), RELAY_POLL, RELAY_BATCH),
+                STALL,
                 millis(w.get("shutdown-timeout-ms")));
     }
 

@@ -16,7 +16,7 @@ import java.time.Duration;
  */
 final class ServiceProbe {
 
-    /** More than the breakers' half-open calls (seckill.breaker.half-open-calls, 3 in every stack here). */
+    /** More than the breakers' half-open calls (BreakerSettings.STANDARD's, 3). */
     static final int IN_A_ROW = 5;
 
     private final ClusterStack cluster;

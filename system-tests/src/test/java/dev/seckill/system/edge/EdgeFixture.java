@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  *
  * <pre>
  * &#64;RegisterExtension
- * static final EdgeFixture fixture = EdgeFixture.of("routing", "SECKILL_EDGE_BODY_MAX", "1k");
+ * static final EdgeFixture fixture = EdgeFixture.of("micro-cache", "SECKILL_EDGE_MICROCACHE_TTL", "1s");
  * </pre>
  */
 public final class EdgeFixture implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {

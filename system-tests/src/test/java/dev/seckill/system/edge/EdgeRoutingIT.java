@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EdgeRoutingIT {
 
     @RegisterExtension
-    static final EdgeFixture fixture = EdgeFixture.of("routing", "SECKILL_EDGE_BODY_MAX", "1k");
+    static final EdgeFixture fixture = EdgeFixture.of("routing");
     private final HttpJson http = new HttpJson();
 
     @Test

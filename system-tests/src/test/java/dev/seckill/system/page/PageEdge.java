@@ -37,7 +37,6 @@ final class PageEdge implements AutoCloseable {
         env.put("SECKILL_EDGE_TRUSTED_PROXIES", "");
         env.put("SECKILL_EDGE_LISTEN", "127.0.0.1");
         env.put("SECKILL_EDGE_WORKERS", "1");
-        env.put("SECKILL_EDGE_ZONE_SIZE", "1m");
         env.put("SECKILL_EDGE_MICROCACHE_TTL", "1s");
         env.put("SECKILL_EDGE_SOLDOUT_TTL", "5");
         env.put("SECKILL_EDGE_HTML_ROOT", "");

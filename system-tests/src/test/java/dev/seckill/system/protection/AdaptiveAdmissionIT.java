@@ -31,7 +31,7 @@ class AdaptiveAdmissionIT {
 
     @RegisterExtension
     static final EdgeFixture fixture = EdgeFixture.of("adaptive-admission", "SECKILL_EDGE_ADMIT_IN_FLIGHT",
-            Integer.toString(MAX), "SECKILL_EDGE_ADMIT_MIN_IN_FLIGHT", "2");
+            Integer.toString(MAX));
     private final HttpJson http = new HttpJson();
     private final AtomicLong answerMillis = new AtomicLong(1);
 

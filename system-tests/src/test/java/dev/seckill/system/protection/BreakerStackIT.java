@@ -39,7 +39,7 @@ class BreakerStackIT {
     private static final int LOAD = 8;
     /** Requests sent once the breaker is open. */
     private static final int WHILE_OPEN = 40;
-    /** seckill.breaker.half-open-calls: probes that may reach the dependency if the wait ends during the loop. */
+    /** BreakerSettings.STANDARD's half-open calls: probes that may reach the dependency if the wait ends during the loop. */
     private static final int PROBES = 3;
 
     private final ProtectionStack svc = new ProtectionStack();

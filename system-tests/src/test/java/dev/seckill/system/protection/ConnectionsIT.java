@@ -34,7 +34,7 @@ class ConnectionsIT {
 
     @RegisterExtension
     static final EdgeFixture fixture = EdgeFixture.of("connections", "SECKILL_EDGE_WORKERS", "2",
-            "SECKILL_EDGE_WORKER_CONNECTIONS", Integer.toString(WORKER_CONNECTIONS), "SECKILL_EDGE_REUSEPORT", "on");
+            "SECKILL_EDGE_WORKER_CONNECTIONS", Integer.toString(WORKER_CONNECTIONS));
     private final HttpJson http = new HttpJson();
 
     @Test
