@@ -26,8 +26,6 @@ import java.sql.SQLException;
 public final class ErrorHandlers {
 
     private static final Logger LOG = LoggerFactory.getLogger(ErrorHandlers.class);
-    /** Seconds a client should wait after a dependency failure. */
-    static final int UNAVAILABLE_RETRY_AFTER = 1;
 
     private ErrorHandlers() {
     }
@@ -58,15 +56,16 @@ public final class ErrorHandlers {
     private static void unavailable(ServerRequest req, ServerResponse res, Exception e) {
         LOG.atWarn().log(() -> "request " + RequestIds.of(req) + ": failed to answer "
                 + route(req) + ", a dependency is unavailable: " + causes(e));
-        res.header(HeaderNames.RETRY_AFTER, Integer.toString(UNAVAILABLE_RETRY_AFTER));
         if (e instanceof OrderKept kept) {
             SharedAnswer a = SharedAnswer.ORDER_KEPT;
+            res.header(HeaderNames.RETRY_AFTER, Integer.toString(a.retryAfter()));
             Answers.json(res, a.status(), Answers.error(req, a.code(), a.message("orderId", kept.orderId()),
                     "orderId", kept.orderId()));
             return;
         }
-        Answers.error(req, res, Status.SERVICE_UNAVAILABLE_503, "UNAVAILABLE",
-                "a service this request needs is unavailable; try again shortly");
+        SharedAnswer a = SharedAnswer.DEPENDENCY_UNAVAILABLE;
+        res.header(HeaderNames.RETRY_AFTER, Integer.toString(a.retryAfter()));
+        Answers.error(req, res, a);
     }
 
     /** Helidon's own refusals (no route, wrong method, payload too large, unparseable request) as JSON. */

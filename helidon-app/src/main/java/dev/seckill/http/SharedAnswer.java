@@ -34,6 +34,8 @@ public record SharedAnswer(Status status, String code, String message, int retry
     public static final SharedAnswer SALE_ENDED = of("sale_ended");
     /** The service's alone (a purchase, a challenge or a path asked for before the start), written once here too. */
     public static final SharedAnswer NOT_STARTED = of("not_started");
+    /** The service's own 503 when a dependency it needs (Redis, Kafka, MySQL) failed or its breaker is open. */
+    public static final SharedAnswer DEPENDENCY_UNAVAILABLE = of("dependency_unavailable");
     /** The purchase's 503 while its unit is kept for an order Kafka has not acknowledged: {@code {orderId}} in it. */
     public static final SharedAnswer ORDER_KEPT = of("order_kept");
 
