@@ -1,12 +1,9 @@
 package dev.seckill.bench;
 
-import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Users;
-import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Timeline;
-import dev.seckill.bench.report.Charts;
 import dev.seckill.bench.report.BenchReport;
+import dev.seckill.bench.report.Charts;
 import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.report.Section;
 import dev.seckill.bench.scenario.Ceilings;
@@ -14,10 +11,10 @@ import dev.seckill.bench.scenario.FlashSale;
 import dev.seckill.bench.scenario.FloodLevels;
 import dev.seckill.bench.scenario.HotSale;
 import dev.seckill.bench.scenario.LargeSale;
-import dev.seckill.bench.scenario.PaymentRun.Payers;
 import dev.seckill.bench.scenario.PaymentRun;
 import dev.seckill.bench.scenario.ProtectionBench;
 import dev.seckill.bench.scenario.Scenario;
+import dev.seckill.bench.scenario.Step;
 import dev.seckill.bench.scenario.WaitingRoomRun;
 import dev.seckill.redis.RedisClients;
 import dev.seckill.testkit.AdminSales;
@@ -27,13 +24,11 @@ import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.stream.Stream;
 
 import static dev.seckill.bench.report.Section.f;
 
@@ -51,6 +46,14 @@ public final class Bench {
     public record Outcome(boolean invariantsHold, List<BenchReport.Check> checks, long unitsReturned, long unitsResold,
                           Path report) {
     }
+
+    /**
+     * The bench's steps in the order they run: the ceilings on a quiet stack, the flash sale, the flood on its sold-out
+     * sale, the optional protected sales, the large sale and the waiting room, the hot sale's runs (made before, by
+     * bin/lib/bench.sh), the run's CPU and memory. The report orders their sections by {@link BenchReport#ORDER}.
+     */
+    private static final List<Step> STEPS = List.of(Ceilings::step, FlashSale::step, FloodLevels::step,
+            ProtectionBench::step, LargeSale::step, WaitingRoomRun::step, HotSale::step, Bench::resources);
 
     private Bench() {
     }
@@ -78,50 +81,18 @@ public final class Bench {
         Path out = o.out().toAbsolutePath();
         try (Sampler sampler = new Sampler(stack, new AdminSales(stack, new HttpJson()), out)) {
             Progress.say("minting " + o.users() + " user tokens");
-            Scenario s = new Scenario(stack, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()),
-                    o, redis, new ArrayList<>());
-            Ceilings.Result ceilings = o.ceilings() ? new Ceilings(s).run() : null;
-            FlashSale.Result sale;
-            PaymentRun.Result payments = null;
-            if (o.payments()) {
-                try (Payers payers = new Payers(stack.edgeUrl(), s.users(), o.payRatio(), o.payWindow())) {
-                    sale = FlashSale.run(s, payers);
-                    payments = PaymentRun.run(s, sale, payers);
-                    // Lapsed units are sold again, so the sale's rows are no longer min(stock, shoppers).
-                    s.check("flash sale", sale.saleId(), payments.attempts(), null);
-                }
-            } else {
-                sale = FlashSale.run(s, null);
-                Progress.say("checking the invariants in MySQL and Redis");
-                // Every user of the crowd tried, so the stock went to exactly min(stock, users who got an answer).
-                s.check("flash sale", sale.saleId(), sale.attempts(), sale.attempts().stream()
-                        .filter(a -> a.status() != 0).mapToLong(AnsweredClick::userId).distinct().count());
+            Scenario s = new Scenario(stack, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()), o,
+                    redis);
+            List<Section> sections = new ArrayList<>();
+            for (Step step : STEPS) {
+                sections.addAll(step.run(s));
             }
-            s.checks().addFirst(s.checks().removeLast()); // the flash sale's first, after the ceilings' own
-            Section floods = FloodLevels.section(flood(s, sale), o);
-            // After the flood, so that it measures a quiet stack.
-            Section protection = o.protection() ? new ProtectionBench(s).run() : null;
-            LargeSale.Result large = o.largeSale() ? LargeSale.run(s) : null;
-            Section line = o.waitingRoom() ? WaitingRoomRun.run(s) : null;
-            // The hot sale's two runs, which bin/lib/bench.sh made before this one (a service restart each).
-            List<HotSale.Run> hot = HotSale.read(out);
-            hot.forEach(h -> s.checks().add(new BenchReport.Check("hot sale, " + h.mode(), h.invariants(), null)));
-
-            List<Sampler.Sample> samples = sampler.samples();
-            Timeline t = new Timeline(sale.attempts());
-            FlashSale numbers = FlashSale.of(sale, t, o.stock());
-            Measured shortCircuit = ceilings == null ? null : ceilings.best().get(Ceilings.SHORT_CIRCUIT_CLIENT);
-            List<Section> sections = Stream.of(numbers.section(shortCircuit == null ? null : shortCircuit.rps(),
-                    o.connections()), Sampler.memory(samples, sale.t0(), sale.end()), Sampler.cpuSection(samples,
-                    sale.t0(), sale.end(), sale.atRest()), floods, HotSale.section(hot),
-                    ceilings == null ? null : ceilings.section(o),
-                    payments == null ? null : payments.section(), protection,
-                    large == null ? null : large.section(), large == null || large.signIn() == null ? null
-                            : large.signIn().section(), line)
-                    .filter(Objects::nonNull).toList();
+            sections.sort(Comparator.comparingInt(x -> BenchReport.ORDER.indexOf(x.key())));
+            Scenario.Found found = s.found();
             BenchReport report = new BenchReport(machine.finished(), scenario(o, stack), s.checks(), sections);
-            report.write(out, new Charts(t, samples, sampler.marks(), numbers));
-            summary(report, numbers, out);
+            report.write(out, new Charts(found.timeline(), sampler.samples(), sampler.marks(), found.numbers()));
+            summary(report, found.numbers(), out);
+            PaymentRun.Result payments = found.payments();
             return new Outcome(report.ok(), List.copyOf(s.checks()),
                     payments == null ? 0 : payments.returned(), payments == null ? 0 : payments.resold(),
                     out.resolve("report.md"));
@@ -130,16 +101,15 @@ public final class Bench {
         }
     }
 
-    /** The flood levels on the flash sale's sale, once it has sold out (a sale with stock left would sell on). */
-    private static List<FloodLevels.Level> flood(Scenario s, FlashSale.Result sale) throws Exception {
-        // Now, not at the crowd's end: with payments, lapsed units went on sale again since.
-        Long remaining = s.stats(sale.saleId()).redisRemaining();
-        if (s.o().floodLevels().isEmpty() || remaining == null || remaining != 0) {
-            Progress.say(s.o().floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, sale "
-                    + sale.saleId() + " did not sell out (remaining " + remaining + ")");
-            return List.of();
-        }
-        return new FloodLevels(s).run(sale.saleId());
+    /**
+     * The memory and the CPU of the run, each part's over the flash sale, at rest before it and over the whole bench:
+     * the last step, once every other step's load is in the samples.
+     */
+    private static List<Section> resources(Scenario s) {
+        List<Sampler.Sample> samples = s.sampler().samples();
+        FlashSale.Result sale = s.found().flashSale();
+        return List.of(Sampler.memory(samples, sale.t0(), sale.end()),
+                Sampler.cpuSection(samples, sale.t0(), sale.end(), sale.atRest()));
     }
 
     private static Map<String, Object> scenario(BenchOptions o, Stack t) {

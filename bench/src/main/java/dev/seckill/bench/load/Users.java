@@ -45,13 +45,9 @@ public final class Users {
         return tokens[i];
     }
 
+    /** The i-th user's purchase of a sale. */
     public byte[] purchase(int i, long saleId, int edgePort) {
-        return purchase(i, saleId, null, edgePort);
-    }
-
-    /** The i-th user's purchase, on a protected sale's route with this purchase path (null: the plain route). */
-    public byte[] purchase(int i, long saleId, String path, int edgePort) {
-        return request("POST /api/sales/" + saleId + "/purchase" + (path == null ? "" : "/" + path), i, edgePort, "");
+        return request("POST /api/sales/" + saleId + "/purchase", i, edgePort, "");
     }
 
     /** {@code line} (method and target) signed in as the i-th user from its address, with this JSON body. */

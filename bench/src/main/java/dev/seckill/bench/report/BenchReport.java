@@ -28,6 +28,9 @@ public record BenchReport(Machine machine, Map<String, Object> scenario, List<Ch
     public static final String CPU_PNG = "cpu.png";
     public static final String THROUGHPUT_PNG = "throughput.png";
     public static final String LATENCY_PNG = "latency.png";
+    /** The report's sections in order, by key. */
+    public static final List<String> ORDER = List.of("flashSale", "memory", "cpu", "floods", "hotSale", "ceilings",
+            "payments", "protection", "largeSale", "signIn", "waitingRoom");
     /** The sections whose targets the report lists, in its order; the invariants' own target comes last. */
     private static final List<String> GOALS_FROM = List.of("ceilings", "largeSale", "signIn", "hotSale", "floods",
             "flashSale", "memory");

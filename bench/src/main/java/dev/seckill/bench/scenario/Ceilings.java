@@ -101,6 +101,16 @@ public record Ceilings(Scenario s) {
         }
     }
 
+    /** The bench's step (unless --no-ceilings), the ceilings first so that they measure a quiet stack. */
+    public static List<Section> step(Scenario s) throws Exception {
+        if (!s.o().ceilings()) {
+            return List.of();
+        }
+        Result r = new Ceilings(s).run();
+        s.found().shortCircuitCeiling(r.best().get(SHORT_CIRCUIT_CLIENT).rps());
+        return List.of(r.section(s.o()));
+    }
+
     public Result run() throws Exception {
         BenchOptions o = s.o();
         List<Measured> rounds = new ArrayList<>();
@@ -116,7 +126,7 @@ public record Ceilings(Scenario s) {
                 double before = s.meters().edge().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0);
                 Measured byWrk = wrk(r, SHORT_CIRCUIT, "/", s.stack().home().resolve("bench/edge-soldout.lua"));
                 Measured byClient = client(SHORT_CIRCUIT_CLIENT, i -> s.purchase(DUMMY_SALE, i % s.users().size(),
-                        null, edge()), null, SHORT_CIRCUIT_ANSWERS);
+                        edge()), null, SHORT_CIRCUIT_ANSWERS);
                 if (s.meters().edge().getOrDefault(Sampler.SHORT_CIRCUITS, 0.0) - before
                         < byWrk.requests() + byClient.requests()) {
                     throw new IOException("not every purchase of a flagged sale was short-circuited");
@@ -149,15 +159,15 @@ public record Ceilings(Scenario s) {
         long sale = s.sale("purchase-path-" + round, n);
         List<AnsweredClick> attempts = new ArrayList<>();
         if (round == 1) {
-            Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), null, edge()),
+            Scenario.steady(edge(), s.o().connections(), PURCHASE, i -> s.purchase(sale, n - 1 - (i % n), edge()),
                     Duration.ofSeconds(2), attempts, true);
         }
         Map<String, Double> before = s.meters().service();
-        Measured accepted = client(PURCHASE, i -> s.purchase(sale, i % n, null, edge()), attempts, ACCEPTED_ANSWERS)
+        Measured accepted = client(PURCHASE, i -> s.purchase(sale, i % n, edge()), attempts, ACCEPTED_ANSWERS)
                 .withInService(inService(before, s.meters().service()));
         int[] buyers = s.buyers("ceilings", sale, attempts);
         Map<String, Double> again = s.meters().service();
-        Measured refused = client(PURCHASE_REFUSED, i -> s.purchase(sale, buyers[i % buyers.length], null, edge()),
+        Measured refused = client(PURCHASE_REFUSED, i -> s.purchase(sale, buyers[i % buyers.length], edge()),
                 attempts, REFUSED_ANSWERS);
         s.check("purchase path", sale, attempts, null);
         return List.of(accepted, refused.withInService(inService(again, s.meters().service())));

@@ -53,6 +53,36 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
     public static final Duration AT_REST = Duration.ofSeconds(3);
     public static final String AT_REST_WINDOW = "at rest, before the flash sale";
 
+    /**
+     * The bench's step: the flash sale, and with --pay-ratio its payments; its check leads the report's. Without
+     * payments every user of the crowd tried, so the stock went to exactly min(stock, users who got an answer); with
+     * them lapsed units are sold again, so the sale's rows are no longer that.
+     */
+    public static List<Section> step(Scenario s) throws Exception {
+        BenchOptions o = s.o();
+        Result sale;
+        PaymentRun.Result payments = null;
+        if (o.payments()) {
+            try (PaymentRun.Payers payers = new PaymentRun.Payers(s.stack().edgeUrl(), s.users(), o.payRatio(),
+                    o.payWindow())) {
+                sale = run(s, payers);
+                payments = PaymentRun.run(s, sale, payers);
+                s.check("flash sale", sale.saleId(), payments.attempts(), null);
+            }
+        } else {
+            sale = run(s, null);
+            Progress.say("checking the invariants in MySQL and Redis");
+            s.check("flash sale", sale.saleId(), sale.attempts(), sale.attempts().stream()
+                    .filter(a -> a.status() != 0).mapToLong(AnsweredClick::userId).distinct().count());
+        }
+        s.checks().addFirst(s.checks().removeLast());
+        Timeline timeline = new Timeline(sale.attempts());
+        FlashSale numbers = of(sale, timeline, o.stock());
+        s.found().flashSale(sale, timeline, numbers, payments);
+        Section section = numbers.section(s.found().shortCircuitCeiling(), o.connections());
+        return payments == null ? List.of(section) : List.of(section, payments.section());
+    }
+
     /** @param payers the winners' payment behaviour, or null: the orders then wait out the default window */
     public static Result run(Scenario s, PaymentRun.Payers payers) throws Exception {
         BenchOptions o = s.o();

@@ -71,6 +71,21 @@ public record FloodLevels(Scenario s) {
     }
 
     /** Every level against {@code saleId}, which must be sold out (its flag set at the edge). */
+    /**
+     * The bench's step: the flood levels on the flash sale's sale, once it has sold out (a sale with stock left would
+     * sell on); after the flash sale's payments, whose lapsed units went on sale again.
+     */
+    public static List<Section> step(Scenario s) throws Exception {
+        long sale = s.found().flashSale().saleId();
+        Long remaining = s.stats(sale).redisRemaining();
+        if (s.o().floodLevels().isEmpty() || remaining == null || remaining != 0) {
+            Progress.say(s.o().floodLevels().isEmpty() ? "sold-out flood: none asked for" : "sold-out flood: skipped, "
+                    + "sale " + sale + " did not sell out (remaining " + remaining + ")");
+            return List.of();
+        }
+        return List.of(section(new FloodLevels(s).run(sale), s.o()));
+    }
+
     public List<Level> run(long saleId) throws IOException, InterruptedException {
         List<Level> levels = new ArrayList<>();
         for (int connections : s.o().floodLevels()) {
@@ -169,12 +184,9 @@ public record FloodLevels(Scenario s) {
 
     /**
      * The report's section ("floods" in report.json), and its target: each edge holds 20,000 clients, and the largest
-     * level of at least that many is the test of it; none without levels.
+     * level of at least that many is the test of it.
      */
-    public static Section section(List<Level> levels, BenchOptions o) {
-        if (levels.isEmpty()) {
-            return null;
-        }
+    static Section section(List<Level> levels, BenchOptions o) {
         Section s = new Section("floods", "The sold-out flood by connections").text("Purchases of the sold-out sale, "
                 + "%d s per level from processes of at most %,d connections, measured once every connection is open. "
                 + "Closed loop: at saturation latency ~ connections / throughput. \"reached the service\": the flag's "

@@ -7,6 +7,7 @@ import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Meters;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
 import dev.seckill.testkit.Stack;
 
@@ -62,10 +63,9 @@ public final class HotSale {
     }
 
     public static Run run(Stack stack, String mode, String coalesceMax, Duration d, int connections) throws Exception {
-        Scenario s = new Scenario(stack, null, new Users(stack.tokenSecret(), 1, BUYERS), null, null,
-                new ArrayList<>());
+        Scenario s = new Scenario(stack, null, new Users(stack.tokenSecret(), 1, BUYERS), null, null);
         long sale = s.sale("hot-sale-" + mode, STOCK);
-        IntFunction<LoadClient.Request> buyer = i -> s.purchase(sale, Math.floorMod(i, BUYERS), null,
+        IntFunction<LoadClient.Request> buyer = i -> s.purchase(sale, Math.floorMod(i, BUYERS),
                 stack.servicePort());
         List<AnsweredClick> attempts = new ArrayList<>();
         // The service was just restarted: a warm-up by other buyers (from the last one down), off cold code.
@@ -100,11 +100,18 @@ public final class HotSale {
                 : runs.get(1).decisionsPerSecond() / runs.get(0).decisionsPerSecond();
     }
 
-    /** The report's section ("hotSale" in report.json: the runs and their ratio) and its target; null without runs. */
-    public static Section section(List<Run> runs) {
-        if (runs.isEmpty()) {
-            return null;
-        }
+    /**
+     * The bench's step: the hot sale's two runs, which bin/lib/bench.sh made before the bench (a service restart
+     * each), read from the report's directory, their checks added to the run's.
+     */
+    public static List<Section> step(Scenario s) throws IOException {
+        List<Run> hot = read(s.o().out());
+        hot.forEach(h -> s.checks().add(new BenchReport.Check("hot sale, " + h.mode(), h.invariants(), null)));
+        return hot.isEmpty() ? List.of() : List.of(section(hot));
+    }
+
+    /** The report's section ("hotSale" in report.json: the runs and their ratio) and its target. */
+    static Section section(List<Run> runs) {
         Section s = new Section("hotSale", "Hot sale: coalescing against one script call per buyer").text("One sale of "
                 + "%,d units, distinct buyers straight to the service after a 3 s warm-up; decisions: answers other "
                 + "than 503. `redis.coalesce-max` 1 (one `purchase.lua` call per buyer), then the service restarted "

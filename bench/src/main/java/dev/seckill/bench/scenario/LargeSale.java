@@ -187,6 +187,15 @@ public final class LargeSale {
         return w == null || k == null || d == null ? null : w + k + d;
     }
 
+    /** The bench's step (unless --no-large-sale): the large sale's section, and the sign-in's when it ran. */
+    public static List<Section> step(Scenario s) throws Exception {
+        if (!s.o().largeSale()) {
+            return List.of();
+        }
+        Result r = run(s);
+        return r.signIn() == null ? List.of(r.section()) : List.of(r.section(), r.signIn().section());
+    }
+
     /**
      * The parts alone, then the sale through the edge and straight to the service, each settled and checked; between
      * the two, unless --no-sign-in, the same sale through the edge with RS256 and ES256 buyers ({@link SignInCost}).

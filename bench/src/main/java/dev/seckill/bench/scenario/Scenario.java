@@ -8,6 +8,7 @@ import dev.seckill.bench.load.Steady;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Meters;
+import dev.seckill.bench.measure.Timeline;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.report.BenchReport;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,9 +45,53 @@ import java.util.stream.Collectors;
  * @param users  the run's signed-in users (--users from --first-user)
  * @param redis  the bench's client of the stack's Redis, for what runs the purchase script itself (redis-benchmark)
  * @param checks every sale's invariant check so far, in the order the report lists them
+ * @param found  what a step found that a later one reads
  */
-public record Scenario(Stack stack, AdminSales sales, Meters meters, Sampler sampler, Users users, BenchOptions o, RedissonClient redis,
-                       List<BenchReport.Check> checks) {
+public record Scenario(Stack stack, AdminSales sales, Meters meters, Sampler sampler, Users users, BenchOptions o,
+                       RedissonClient redis, List<BenchReport.Check> checks, Found found) {
+
+    /**
+     * What the steps found that later ones read: the flash sale (its window, its answers, its numbers) and its
+     * payments; the sold-out short-circuit ceiling of the bench's own client (req/s), when the ceilings ran.
+     */
+    public static final class Found {
+        private FlashSale.Result flashSale;
+        private Timeline timeline;
+        private FlashSale numbers;
+        private PaymentRun.Result payments;
+        private Double shortCircuitCeiling;
+
+        public FlashSale.Result flashSale() {
+            return flashSale;
+        }
+
+        public Timeline timeline() {
+            return timeline;
+        }
+
+        public FlashSale numbers() {
+            return numbers;
+        }
+
+        public PaymentRun.Result payments() {
+            return payments;
+        }
+
+        void flashSale(FlashSale.Result sale, Timeline timeline, FlashSale numbers, PaymentRun.Result payments) {
+            this.flashSale = sale;
+            this.timeline = timeline;
+            this.numbers = numbers;
+            this.payments = payments;
+        }
+
+        Double shortCircuitCeiling() {
+            return shortCircuitCeiling;
+        }
+
+        void shortCircuitCeiling(double rps) {
+            shortCircuitCeiling = rps;
+        }
+    }
 
     /** The service's 200 of the trivial routes: a round of them counts nothing else. */
     public static final Set<String> TRIVIAL_ANSWERS = Set.of("200 OK");
@@ -59,9 +105,9 @@ public record Scenario(Stack stack, AdminSales sales, Meters meters, Sampler sam
     private static final HttpJson HTTP = new HttpJson(Duration.ofSeconds(5), Duration.ofSeconds(10));
 
     /** The run's scenario on {@code stack}: its admin calls through the test kit's AdminSales. */
-    public Scenario(Stack stack, Sampler sampler, Users users, BenchOptions o, RedissonClient redis,
-                    List<BenchReport.Check> checks) {
-        this(stack, new AdminSales(stack, HTTP), new Meters(stack, HTTP), sampler, users, o, redis, checks);
+    public Scenario(Stack stack, Sampler sampler, Users users, BenchOptions o, RedissonClient redis) {
+        this(stack, new AdminSales(stack, HTTP), new Meters(stack, HTTP), sampler, users, o, redis, new ArrayList<>(),
+                new Found());
     }
 
     /**
@@ -97,11 +143,11 @@ public record Scenario(Stack stack, AdminSales sales, Meters meters, Sampler sam
     }
 
     /**
-     * The {@code i}-th user's purchase of {@code sale} on {@code port}, through {@code path} when not null, tagged with
-     * its id (so that a round logs it as an {@link AnsweredClick}).
+     * The {@code i}-th user's purchase of {@code sale} on {@code port}, tagged with its id (so that a round logs it as
+     * an {@link AnsweredClick}).
      */
-    public LoadClient.Request purchase(long sale, int i, String path, int port) {
-        return new LoadClient.Request(users.purchase(i, sale, path, port), users.id(i));
+    public LoadClient.Request purchase(long sale, int i, int port) {
+        return new LoadClient.Request(users.purchase(i, sale, port), users.id(i));
     }
 
     /** A closed-loop round of {@code d}; {@code attempts}, when not null, collects each purchase's answer. */

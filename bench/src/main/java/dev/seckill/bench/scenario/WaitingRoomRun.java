@@ -45,8 +45,13 @@ public final class WaitingRoomRun {
     private WaitingRoomRun() {
     }
 
+    /** The bench's step with --waiting-room. */
+    public static List<Section> step(Scenario s) throws Exception {
+        return s.o().waitingRoom() ? List.of(run(s)) : List.of();
+    }
+
     /** Both sales' invariants go into the run's checks; returns the report's section. */
-    public static Section run(Scenario sc) throws Exception {
+    static Section run(Scenario sc) throws Exception {
         Stack stack = sc.stack();
         Users users = sc.users();
         int stock = sc.o().stock();
