@@ -70,7 +70,6 @@ public record FloodLevels(Scenario s) {
         }
     }
 
-    /** Every level against {@code saleId}, which must be sold out (its flag set at the edge). */
     /**
      * The bench's step: the flood levels on the flash sale's sale, once it has sold out (a sale with stock left would
      * sell on); after the flash sale's payments, whose lapsed units went on sale again.
@@ -86,6 +85,7 @@ public record FloodLevels(Scenario s) {
         return List.of(section(new FloodLevels(s).run(sale), s.o()));
     }
 
+    /** Every level against {@code saleId}, which must be sold out (its flag set at the edge). */
     public List<Level> run(long saleId) throws IOException, InterruptedException {
         List<Level> levels = new ArrayList<>();
         for (int connections : s.o().floodLevels()) {
