@@ -25,7 +25,6 @@ import org.redisson.api.RedissonClient;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +49,7 @@ public final class Bench {
     /**
      * The bench's steps in the order they run: the ceilings on a quiet stack, the flash sale, the flood on its sold-out
      * sale, the optional protected sales, the large sale and the waiting room, the hot sale's runs (made before, by
-     * bin/lib/bench.sh), the run's CPU and memory. The report orders their sections by {@link BenchReport#ORDER}.
+     * bin/lib/bench.sh), the run's CPU and memory. The report puts their sections in its own order.
      */
     private static final List<Step> STEPS = List.of(Ceilings::step, FlashSale::step, FloodLevels::step,
             ProtectionBench::step, LargeSale::step, WaitingRoomRun::step, HotSale::step, Bench::resources);
@@ -87,7 +86,6 @@ public final class Bench {
             for (Step step : STEPS) {
                 sections.addAll(step.run(s));
             }
-            sections.sort(Comparator.comparingInt(x -> BenchReport.ORDER.indexOf(x.key())));
             Scenario.Found found = s.found();
             BenchReport report = new BenchReport(machine.finished(), scenario(o, stack), s.checks(), sections);
             report.write(out, new Charts(found.timeline(), sampler.samples(), sampler.marks(), found.numbers()));

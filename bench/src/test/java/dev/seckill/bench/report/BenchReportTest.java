@@ -6,8 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The targets table: every section's targets, the fixed order's first, then the others', then the invariants'. */
+/**
+ * The sections in the report's order; the targets table: every section's targets, the fixed order's first, then the
+ * others', then the invariants'.
+ */
 class BenchReportTest {
 
     @Test
@@ -20,5 +24,19 @@ class BenchReportTest {
         assertEquals(List.of("flash sale p99", "polls answered by the edge",
                 "oversold, duplicates, lost orders in every sale of the run"),
                 report.goals().stream().map(Section.Goal::name).toList());
+    }
+
+    @Test
+    void theSectionsComeInTheReportsOrderNotTheStepsOrder() {
+        List<Section> byStep = List.of(new Section("ceilings", "Ceilings"), new Section("flashSale", "Flash sale"),
+                new Section("unlisted", "Unlisted"), new Section("hotSale", "Hot sale"), new Section("cpu", "CPU"));
+
+        BenchReport report = new BenchReport(BenchReport.Machine.now(), Map.of(), List.of(), byStep);
+
+        assertEquals(List.of("flashSale", "cpu", "hotSale", "ceilings", "unlisted"),
+                report.sections().stream().map(Section::key).toList());
+        String md = report.markdown();
+        assertTrue(md.indexOf("## Flash sale") < md.indexOf("## CPU") && md.indexOf("## CPU") < md.indexOf(
+                "## Hot sale") && md.indexOf("## Hot sale") < md.indexOf("## Ceilings"), md);
     }
 }
