@@ -1,7 +1,6 @@
 package dev.seckill.bench.load;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -32,9 +31,6 @@ public final class LoadClient implements AutoCloseable {
         default boolean finished() {
             return true;
         }
-
-        default void connected(long total) {
-        }
     }
 
     /** Connects that completed, and connections that failed (refused, reset, closed mid-request or timed out). */
@@ -48,7 +44,6 @@ public final class LoadClient implements AutoCloseable {
     private static final int OPEN_PER_TURN = 256;
 
     private final InetSocketAddress server;
-    private final InetSocketAddress source;
     private final Script script;
     private final long timeout;
     private final Selector selector = Selector.open();
@@ -58,10 +53,8 @@ public final class LoadClient implements AutoCloseable {
     private long connected;
     private long failed;
 
-    private LoadClient(InetSocketAddress server, InetAddress source, Script script, Duration timeout)
-            throws IOException {
+    private LoadClient(InetSocketAddress server, Script script, Duration timeout) throws IOException {
         this.server = server;
-        this.source = source == null ? null : new InetSocketAddress(source, 0);
         this.script = script;
         this.timeout = timeout.toNanos();
     }
@@ -69,13 +62,7 @@ public final class LoadClient implements AutoCloseable {
     /** Runs on 127.0.0.1:{@code port} until the deadline, or until every connection is idle and the script is done. */
     public static Wire run(int port, int connections, Script script, long deadlineNanos, Duration timeout)
             throws IOException {
-        return run(port, null, connections, script, deadlineNanos, timeout);
-    }
-
-    /** The same from the loopback address {@code source} (any when null). */
-    public static Wire run(int port, InetAddress source, int connections, Script script, long deadlineNanos,
-                           Duration timeout) throws IOException {
-        try (LoadClient c = new LoadClient(new InetSocketAddress("127.0.0.1", port), source, script, timeout)) {
+        try (LoadClient c = new LoadClient(new InetSocketAddress("127.0.0.1", port), script, timeout)) {
             c.loop(connections, deadlineNanos);
             return new Wire(c.connected, c.failed);
         }
@@ -118,7 +105,7 @@ public final class LoadClient implements AutoCloseable {
                 c.channel.finishConnect();
                 key.interestOps(0);
                 idle.add(c);
-                script.connected(++connected);
+                connected++;
             } else if (key.isReadable()) {
                 read(c);
             }
@@ -135,9 +122,6 @@ public final class LoadClient implements AutoCloseable {
             // Every close is a reset: a closed port stays in TIME_WAIT for a minute, and a 20,000-connection flood
             // level needs most of loopback's ~28,000 ephemeral ports per destination.
             c.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
-            if (source != null) {
-                c.channel.bind(source);
-            }
             c.channel.connect(server);
             c.key = c.channel.register(selector, SelectionKey.OP_CONNECT, c);
         } catch (IOException e) {

@@ -8,14 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntFunction;
-import java.util.function.LongConsumer;
 
 /**
- * A {@link LoadClient} script for the ceilings and the flood levels: sends request i = 0, 1, 2 ... until the deadline
- * and counts the answers by status and by {@link Answer#kind}, timed in an HdrHistogram (µs). Given a list, each
- * answer to a request tagged with a user id (Long) is kept there as an {@link AnsweredClick}. A {@link #warm} one sends
- * from its first connection on but counts nothing until {@link #window} opens, so that every connection is open and
- * busy (an edge cuts an idle one at its header timeout) before the measurement begins.
+ * A {@link LoadClient} script for the ceilings: sends request i = 0, 1, 2 ... until the deadline and counts the
+ * answers by status and by {@link Answer#kind}, timed in an HdrHistogram (µs). Given a list, each answer to a request
+ * tagged with a user id (Long) is kept there as an {@link AnsweredClick}.
  */
 public final class Steady implements LoadClient.Script {
 
@@ -24,10 +21,8 @@ public final class Steady implements LoadClient.Script {
     private final Histogram latency = Measured.histogram();
     private final Map<String, Long> byStatus = new TreeMap<>();
     private final Map<String, Long> byKind = new TreeMap<>();
-    private LongConsumer connected = total -> { };
-    // Set by window() from another thread for a warm script.
-    private volatile long t0;
-    private volatile long deadline;
+    private final long t0;
+    private final long deadline;
     // When the connections the edge refused may send again (in order: each waits whole seconds from a later answer).
     private ArrayDeque<Long> pausedUntil;
     private int connections;
@@ -38,20 +33,8 @@ public final class Steady implements LoadClient.Script {
     public Steady(IntFunction<LoadClient.Request> requests, long t0, long deadline, List<AnsweredClick> attempts) {
         this.requests = requests;
         this.attempts = attempts;
-        window(t0, deadline);
-    }
-
-    /** Sends at once and counts nothing until {@link #window}; {@code connected} hears each connection made. */
-    public static Steady warm(IntFunction<LoadClient.Request> requests, LongConsumer connected) {
-        Steady s = new Steady(requests, Long.MAX_VALUE, Long.MAX_VALUE, null);
-        s.connected = connected;
-        return s;
-    }
-
-    /** Requests sent from {@code t0} (System.nanoTime()) count, and none is sent from {@code deadline} on. */
-    public void window(long t0, long deadline) {
-        this.deadline = deadline;
         this.t0 = t0;
+        this.deadline = deadline;
     }
 
     /**
@@ -80,11 +63,6 @@ public final class Steady implements LoadClient.Script {
     }
 
     @Override
-    public void connected(long total) {
-        connected.accept(total);
-    }
-
-    @Override
     public void answered(LoadClient.Request request, long start, long end, Answer answer) {
         answered++;
         if (pausedUntil != null && answer.status() == 429 && answer.byEdge()) {
@@ -99,11 +77,6 @@ public final class Steady implements LoadClient.Script {
                 attempts.add(answer.attempt(userId, start - t0, end - start));
             }
         }
-    }
-
-    /** The latency of every answer so far, in microseconds. */
-    public Histogram histogram() {
-        return latency;
     }
 
     public Measured result(String name) {

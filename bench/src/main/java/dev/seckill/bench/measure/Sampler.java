@@ -210,8 +210,8 @@ public final class Sampler implements AutoCloseable {
 
     /**
      * Which part each live process is: a component's pid file's, else its numbered nodes' (on the cluster), nginx's
-     * workers too; the bench and its children (its flood clients, wrk, redis-benchmark). A process seen once keeps
-     * its part after it exits.
+     * workers too; the bench and its children (wrk, redis-benchmark). A process seen once keeps its part after it
+     * exits.
      */
     private synchronized void refreshParts() {
         for (String c : COMPONENTS) {

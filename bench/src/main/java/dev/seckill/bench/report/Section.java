@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  */
 public final class Section {
 
-    /** The bench's one JSON mapper: report.json, the hot sale's and the flood clients' files, wrk's summary. */
+    /** The bench's one JSON mapper: report.json, the hot sale's files, wrk's summary, the flood's open connections. */
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** One target: measured against wanted; reported, never asserted by tests. */

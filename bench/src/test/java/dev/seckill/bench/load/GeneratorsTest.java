@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,6 +52,25 @@ class GeneratorsTest {
 
         IOException e = assertThrows(IOException.class, () -> Generators.wrk("x", f));
         assertEquals(true, e.getMessage().contains("Connection refused"), e.getMessage());
+    }
+
+    @Test
+    void readsAFloodLevelsProcessesAndItsOpenConnections() throws Exception {
+        Generators.Flood run = Generators.flood(sample("flood"), 20_000);
+
+        assertEquals(2, run.processes().size());
+        assertEquals(new Generators.Flood.Open(20_000, 1339), run.open());
+        Generators.Summary second = run.processes().get(1);
+        assertEquals(117_010, second.requests());
+        assertEquals(Map.of("410 SOLD_OUT", 117_010L), second.byKind());
+        assertEquals(Map.of("connect", 0L, "read", 0L, "write", 0L, "timeout", 0L), second.errors());
+        assertEquals(467.613, second.latency().p99(), 1e-9);
+        Measured m = run.measured("flood 20000");
+        assertEquals(106_226 + 117_010, m.requests());
+        assertEquals(106_226 / 5.143669 + 117_010 / 5.118700, m.rps(), 1e-6);
+        assertEquals(513.783, m.latency().p99(), 1e-9, "the highest process's");
+        assertEquals(Map.of("410", 223_236L), m.byStatus());
+        assertEquals(0, run.failedConnections());
     }
 
     @Test

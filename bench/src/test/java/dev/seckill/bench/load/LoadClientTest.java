@@ -86,38 +86,27 @@ class LoadClientTest {
         assertTrue(attempts.stream().filter(AnsweredClick::accepted).allMatch(a -> a.orderId() != null));
     }
 
-    /**
-     * The flood levels: a warm script keeps its connections busy from the start, but counts only what it sent
-     * in its window (here opened as the 21st request goes out), and every connection is counted.
-     */
+    /** A steady script sends until its deadline, every answer counted, and every connection is counted. */
     @Test
-    void aWarmScriptCountsOnlyItsWindowAndEveryConnectionIsCounted() throws IOException {
+    void aSteadyScriptCountsEveryAnswerAndEveryConnection() throws IOException {
         int connections = 8;
         Users users = new Users("a-secret-of-at-least-32-bytes-for-tests", 1, connections);
         int port = server.getAddress().getPort();
-        int before = 20;
         AtomicInteger sent = new AtomicInteger();
-        AtomicInteger established = new AtomicInteger();
-        Steady[] steady = new Steady[1];
-        steady[0] = Steady.warm(i -> {
+        long t0 = System.nanoTime();
+        Steady steady = new Steady(i -> {
             sent.incrementAndGet();
-            if (i == before) {
-                long now = System.nanoTime();
-                steady[0].window(now, now + Duration.ofMillis(300).toNanos());
-            }
             return new LoadClient.Request(users.purchase(i % connections, 7, port), null);
-        }, total -> established.set((int) total));
+        }, t0, t0 + Duration.ofMillis(300).toNanos(), null);
 
-        LoadClient.Wire wire = LoadClient.run(server.getAddress().getPort(), connections, steady[0],
-                System.nanoTime() + Duration.ofSeconds(30).toNanos(), Duration.ofSeconds(10));
+        LoadClient.Wire wire = LoadClient.run(port, connections, steady, t0 + Duration.ofSeconds(30).toNanos(),
+                Duration.ofSeconds(10));
 
         assertEquals(connections, wire.connected());
-        assertEquals(connections, established.get(), "the listener heard every connection");
         assertEquals(0, wire.failed());
-        Measured m = steady[0].result("warm");
-        assertEquals(sent.get() - before, m.requests(), "the requests sent before the window do not count");
+        Measured m = steady.result("steady");
+        assertEquals(sent.get(), m.requests(), "every request sent was answered and counted");
         assertEquals(0, m.count("0"), m.byStatus().toString());
-        assertEquals(m.requests(), steady[0].histogram().getTotalCount());
     }
 
     private static int firstStatus(List<AnsweredClick> mine) {
