@@ -161,6 +161,13 @@ public record BenchOptions(int stock, int users, int attempts, int connections, 
                 waitingRoom);
     }
 
+    /** The same run with a sold-out flood of these levels, each this long: what tests call. */
+    public BenchOptions flooding(List<Integer> levels, Duration each) {
+        return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
+                firstUser, List.copyOf(levels), each, payRatio, payWindow, expiryOrders, protection, profile,
+                largeSale, signIn, waitingRoom);
+    }
+
     /** The same run with payment behaviour: what tests call. */
     public BenchOptions paying(double ratio, Duration window, int expiring) {
         return new BenchOptions(stock, users, attempts, connections, duration, out, ceilings, ceilingTime, rounds,
