@@ -78,7 +78,7 @@ cmd_bench() {
   [ -f "$(bench_jar)" ] || cmd_install
   bench_build_module
   # The options are parsed once, by the bench's own parser (BenchOptions): it hands back what this script needs.
-  options=$(bench_main dev.seckill.bench.BenchOptions "$@") || exit 2
+  options=$(bench_main dev.seckill.bench.scenario.BenchOptions "$@") || exit 2
   eval "$options"
   if [ "$help" = true ]; then echo "$usage"; return 0; fi
   bench_tools_installed || cmd_install
@@ -278,7 +278,7 @@ cmd_bench_cluster() {
   ( bench_single_phase "$out/single" "${args[@]}" ) || rc=$?
   if [ "$keep" != true ]; then say "stopping the bench stack (--keep leaves it running)"; cmd_down || rc=1; fi
   say "single-stack phase took $((SECONDS - t0)) s"
-  bench_main dev.seckill.bench.report.Comparison "$out/cluster" "$out/single" "$out" || rc=$?
+  bench_main dev.seckill.bench.Comparison "$out/cluster" "$out/single" "$out" || rc=$?
   return $rc
 }
 

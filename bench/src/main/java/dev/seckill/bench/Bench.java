@@ -3,9 +3,9 @@ package dev.seckill.bench;
 import dev.seckill.bench.load.Users;
 import dev.seckill.bench.measure.Sampler;
 import dev.seckill.bench.report.BenchReport;
-import dev.seckill.bench.report.Charts;
 import dev.seckill.bench.report.Progress;
 import dev.seckill.bench.report.Section;
+import dev.seckill.bench.scenario.BenchOptions;
 import dev.seckill.bench.scenario.Ceilings;
 import dev.seckill.bench.scenario.FlashSale;
 import dev.seckill.bench.scenario.FloodLevels;
@@ -88,7 +88,8 @@ public final class Bench {
             }
             Scenario.Found found = s.found();
             BenchReport report = new BenchReport(machine.finished(), scenario(o, stack), s.checks(), sections);
-            report.write(out, new Charts(found.timeline(), sampler.samples(), sampler.marks(), found.numbers()));
+            report.write(out, found.timeline().buckets);
+            new Charts(found.timeline(), sampler.samples(), sampler.marks(), found.numbers()).write(out);
             summary(report, found.numbers(), out);
             PaymentRun.Result payments = found.payments();
             return new Outcome(report.ok(), List.copyOf(s.checks()),

@@ -3,8 +3,8 @@ package dev.seckill.bench;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Timeline;
-import dev.seckill.bench.report.Charts;
+import dev.seckill.bench.load.Timeline;
+import dev.seckill.bench.Charts;
 import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.scenario.FlashSale;
 import org.junit.jupiter.api.Test;
@@ -84,7 +84,9 @@ class ShortRunReportTest {
         BenchReport report = new BenchReport(BenchReport.Machine.now(), Map.of("stock", 50), List.of(), List.of(
                 numbers().section(null, 64), Sampler.memory(samples, T0, END),
                 Sampler.cpuSection(samples, T0, END, null)));
-        report.write(out, new Charts(new Timeline(attempts()), samples, marks, numbers()));
+        Timeline timeline = new Timeline(attempts());
+        report.write(out, timeline.buckets);
+        new Charts(timeline, samples, marks, numbers()).write(out);
         for (String png : List.of(BenchReport.THROUGHPUT_PNG, BenchReport.LATENCY_PNG, BenchReport.CPU_PNG)) {
             BufferedImage image = ImageIO.read(out.resolve(png).toFile());
             assertEquals(1000, image.getWidth(), png);

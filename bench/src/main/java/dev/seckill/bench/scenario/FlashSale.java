@@ -1,14 +1,13 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.report.Progress;
-import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.load.Timeline;
 import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
 

@@ -9,7 +9,7 @@ import dev.seckill.check.SaleSummary;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.ProfileWindow;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.load.Timeline;
 import dev.seckill.bench.report.Section;
 import dev.seckill.breaker.Outcomes;
 import dev.seckill.config.ServiceConfig;

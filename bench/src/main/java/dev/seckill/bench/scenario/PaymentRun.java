@@ -1,7 +1,6 @@
 package dev.seckill.bench.scenario;
 
 import dev.seckill.bench.report.Progress;
-import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.AnsweredClick;
 import dev.seckill.bench.load.Crowd;
 import dev.seckill.bench.load.LoadClient;

@@ -1,6 +1,5 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Measured.Ratio;
 import dev.seckill.bench.report.Jmh;

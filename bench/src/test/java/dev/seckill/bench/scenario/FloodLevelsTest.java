@@ -1,6 +1,5 @@
 package dev.seckill.bench.scenario;
 
-import dev.seckill.bench.BenchOptions;
 import dev.seckill.bench.load.Answer;
 import dev.seckill.bench.load.Generators;
 import dev.seckill.bench.measure.Measured;

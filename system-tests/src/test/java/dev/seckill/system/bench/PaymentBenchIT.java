@@ -1,7 +1,7 @@
 package dev.seckill.system.bench;
 
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.BenchOptions;
+import dev.seckill.bench.scenario.BenchOptions;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;

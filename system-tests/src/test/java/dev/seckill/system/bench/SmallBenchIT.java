@@ -3,7 +3,7 @@ package dev.seckill.system.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seckill.bench.Bench;
-import dev.seckill.bench.BenchOptions;
+import dev.seckill.bench.scenario.BenchOptions;
 import dev.seckill.check.SaleSummary;
 import dev.seckill.testkit.Stack;
 import org.junit.jupiter.api.Test;

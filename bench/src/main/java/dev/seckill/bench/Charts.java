@@ -1,8 +1,10 @@
-package dev.seckill.bench.report;
+package dev.seckill.bench;
 
 import dev.seckill.bench.measure.Measured;
+import dev.seckill.bench.report.BenchReport;
+import dev.seckill.bench.report.Section;
 import dev.seckill.bench.measure.Sampler;
-import dev.seckill.bench.measure.Timeline;
+import dev.seckill.bench.load.Timeline;
 import dev.seckill.bench.scenario.FlashSale;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;

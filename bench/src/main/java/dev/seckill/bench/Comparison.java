@@ -1,5 +1,6 @@
-package dev.seckill.bench.report;
+package dev.seckill.bench;
 
+import dev.seckill.bench.report.Section;
 import dev.seckill.bench.scenario.ShardCeiling;
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,4 +1,4 @@
-package dev.seckill.bench;
+package dev.seckill.bench.scenario;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.seckill.bench.report;
+package dev.seckill.bench;
 
 import dev.seckill.bench.scenario.ShardCeiling;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
-package dev.seckill.bench.measure;
+package dev.seckill.bench.load;
 
-import dev.seckill.bench.load.AnsweredClick;
+import dev.seckill.bench.measure.Measured;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;

@@ -1,4 +1,4 @@
-package dev.seckill.bench;
+package dev.seckill.bench.scenario;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
