@@ -25,25 +25,30 @@ class ExpiryInstancesIT {
 
     private static final Duration STACK_OP = Duration.ofSeconds(180);
     private static final Pattern EXPIRED = Pattern.compile("(?m)^seckill_orders_expired_total(?:\\{[^}]*\\})? (\\S+)$");
+    /** Long enough that no order lapses on its own while the test buys; the test says when each comes due. */
+    private static final int WINDOW_SECONDS = 600;
     private final Shoppers shop = new Shoppers();
 
     @Test
     void twoInstancesExpireEachOrderOnceAndEveryUnitComesBackOnce() throws SQLException {
         int stock = 40;
-        long sale = shop.sale(stock, 2);
+        long sale = shop.sale(stock, WINDOW_SECONDS);
         String since = dbNow();
         double firstBefore = expired(shop.http.get(shop.stack.adminUrl() + "/observe/metrics").body());
-        // One order a pass, twice a second, beside the first instance's pass a second taking every order due: the
-        // orders come due over the seconds the purchases take, so the second cannot keep up alone (two a second),
-        // and between two passes of the first it takes some.
+        // Each instance's pass expires every order due (a transaction per batch); the first passes once a second, the
+        // second every 700 ms, one order a transaction. The orders come due one every 200 ms over 8 s (below). As the
+        // two timers drift through each other's phases (every 7 s), each instance has passes that come 500 ms or
+        // more after the other's last one, with orders due: both take some, whatever the timers' phases.
         try (SecondService second = SecondService.start(Map.of("SECKILL_EXPIRY_BATCH", "1",
-                "SECKILL_EXPIRY_INTERVAL_MS", "500"))) {
+                "SECKILL_EXPIRY_INTERVAL_MS", "700"))) {
             Shoppers other = new Shoppers(second.url());
             Map<String, Long> owners = new LinkedHashMap<>();
             for (int i = 0; i < stock; i++) {
                 long user = Shoppers.newUser();
                 owners.put((i % 2 == 0 ? shop : other).bought(sale, user), user);
             }
+            owners.keySet().forEach(this::awaitWritten);
+            comeDueOneEvery200Ms(owners.keySet());
             owners.forEach((order, user) -> shop.await(order, user, "EXPIRED", Shoppers.CONFIRMATION));
 
             JsonNode stats = shop.consistent(sale);
@@ -107,6 +112,25 @@ class ExpiryInstancesIT {
              ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getString(1);
+        }
+    }
+
+    /**
+     * Moves the orders' written_at (their payBy is written_at + the window) so that they come due one every 200 ms
+     * from a second from now, in the database's clock.
+     */
+    private void comeDueOneEvery200Ms(Iterable<String> orders) throws SQLException {
+        try (Connection c = shop.stack.db(); PreparedStatement ps = c.prepareStatement("UPDATE seckill_order SET "
+                + "written_at = NOW(3) - INTERVAL ? SECOND + INTERVAL ? MICROSECOND WHERE order_id = ?")) {
+            long at = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+            for (String order : orders) {
+                ps.setInt(1, WINDOW_SECONDS);
+                // Each due 200 ms after the one before, however long the updates take (the database's NOW moves on).
+                ps.setLong(2, (at - System.nanoTime()) / 1000);
+                ps.setLong(3, Long.parseLong(order));
+                assertEquals(1, ps.executeUpdate(), "order " + order);
+                at += Duration.ofMillis(200).toNanos();
+            }
         }
     }
 
