@@ -17,8 +17,6 @@ import dev.seckill.bench.scenario.Scenario;
 import dev.seckill.bench.scenario.Step;
 import dev.seckill.bench.scenario.WaitingRoomRun;
 import dev.seckill.redis.RedisClients;
-import dev.seckill.testkit.AdminSales;
-import dev.seckill.testkit.HttpJson;
 import dev.seckill.testkit.Stack;
 import dev.seckill.testkit.StackRedis;
 import org.redisson.api.RedissonClient;
@@ -78,7 +76,7 @@ public final class Bench {
         BenchReport.Machine machine = BenchReport.Machine.now();
         RedissonClient redis = StackRedis.connect(stack, RedisClients::connect);
         Path out = o.out().toAbsolutePath();
-        try (Sampler sampler = new Sampler(stack, new AdminSales(stack, new HttpJson()), out)) {
+        try (Sampler sampler = new Sampler(stack, out)) {
             Progress.say("minting " + o.users() + " user tokens");
             Scenario s = new Scenario(stack, sampler, new Users(stack.tokenSecret(), o.firstUser(), o.users()), o,
                     redis);

@@ -2,7 +2,6 @@ package dev.seckill.bench.measure;
 
 import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
-import dev.seckill.testkit.AdminSales;
 import dev.seckill.testkit.Stack;
 
 import java.io.BufferedReader;
@@ -19,11 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.stream.IntStream;
@@ -36,8 +31,7 @@ import static dev.seckill.bench.report.Section.round;
 /**
  * Each process's CPU and resident memory as sysstat's pidstat reports them ({@code pidstat -u -r -h -H -p ALL 1}, its
  * output kept in {@value #FILE}), summed per part of the stack, the bench (itself and its children) and the machine
- * (every process); from them the CPU over a stretch of the run and the memory. On a thread of its own it also polls a
- * sale's stats.
+ * (every process); from them the CPU over a stretch of the run and the memory.
  */
 public final class Sampler implements AutoCloseable {
 
@@ -49,15 +43,10 @@ public final class Sampler implements AutoCloseable {
     public static final String MACHINE = "machine";
     public static final String MACHINE_ALL = "machine all";
     public static final int MACHINE_CORES = Runtime.getRuntime().availableProcessors();
-    private static final long WATCHING = Duration.ofMillis(100).toNanos();
     private static final long INTERVAL = Duration.ofSeconds(1).toNanos();
 
     /** One pidstat interval, stamped (System.nanoTime()) as it arrived: kB resident, µs of CPU used so far. */
     public record Sample(long nanos, Map<String, Long> rssKb, Map<String, Long> cpuMicros) {
-    }
-
-    /** A poll of the watched sale's stats. */
-    public record SaleSample(long nanos, long saleId, StatsReading stats) {
     }
 
     /** Resident memory of one component: the largest and the mean sample of the run, the largest during the sale. */
@@ -68,22 +57,16 @@ public final class Sampler implements AutoCloseable {
     record Line(long pid, double cpuPercent, long rssKb) {
     }
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("bench-sale-poll").factory());
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
-    private final ConcurrentLinkedQueue<SaleSample> saleSamples = new ConcurrentLinkedQueue<>();
     private final Map<String, Long> marks = new LinkedHashMap<>();
     private final Map<Long, String> partOf = new HashMap<>();
     private final Stack stack;
-    private final AdminSales sales;
     private final Process pidstat;
     private final Thread reader;
-    private volatile long watched = -1;
 
     /** Starts pidstat, its report kept in {@code dir}/{@value #FILE}. */
-    public Sampler(Stack stack, AdminSales sales, Path dir) throws IOException {
+    public Sampler(Stack stack, Path dir) throws IOException {
         this.stack = stack;
-        this.sales = sales;
         Files.createDirectories(dir);
         // Line-buffered, so that each interval is read as pidstat prints it.
         pidstat = new ProcessBuilder("stdbuf", "-oL", "pidstat", "-u", "-r", "-h", "-H", "-p", "ALL", "1")
@@ -91,12 +74,6 @@ public final class Sampler implements AutoCloseable {
         PrintWriter raw = new PrintWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(
                 dir.resolve(FILE))), StandardCharsets.UTF_8));
         reader = Thread.ofPlatform().daemon().name("bench-pidstat").start(() -> read(pidstat.inputReader(), raw));
-        timer.scheduleAtFixedRate(this::poll, 0, WATCHING, TimeUnit.NANOSECONDS);
-    }
-
-    /** Polls this sale's stats from now on; -1 stops. */
-    public void watch(long saleId) {
-        watched = saleId;
     }
 
     /** Marks the start of a phase (for the charts). */
@@ -110,21 +87,6 @@ public final class Sampler implements AutoCloseable {
 
     public List<Sample> samples() {
         return new ArrayList<>(samples);
-    }
-
-    public List<SaleSample> saleSamples() {
-        return new ArrayList<>(saleSamples);
-    }
-
-    private void poll() {
-        long sale = watched;
-        try {
-            if (sale > 0) {
-                saleSamples.add(new SaleSample(System.nanoTime(), sale, StatsReading.read(sales, stack.adminUrl(), sale)));
-            }
-        } catch (IOException e) {
-            // a missed sample (the service is busy or restarting, or the sampler closed); the next one comes soon
-        }
     }
 
     /** Reads pidstat's report as it comes, an interval at a time, into samples; and keeps it in {@code raw}. */
@@ -370,10 +332,9 @@ public final class Sampler implements AutoCloseable {
                 + "(max sample)", f("%.0f MB", rss), "<= 512 MB", rss > 0 && rss <= 512);
     }
 
-    /** Stops pidstat and polling; its report is complete once this returns (or after 10 s). */
+    /** Stops pidstat; its report is complete once this returns (or after 10 s). */
     @Override
     public void close() throws InterruptedException {
-        timer.shutdownNow();
         // By its handle: Process.destroy() would also close the stream the reader is at; this one ends it.
         pidstat.toHandle().destroy();
         reader.join(Duration.ofSeconds(10));

@@ -7,6 +7,7 @@ import dev.seckill.bench.measure.StatsReading;
 import dev.seckill.bench.measure.Meters;
 import dev.seckill.bench.measure.Measured;
 import dev.seckill.bench.measure.Sampler;
+import dev.seckill.bench.measure.StatsWatch;
 import dev.seckill.bench.load.Timeline;
 import dev.seckill.bench.report.BenchReport;
 import dev.seckill.bench.report.Section;
@@ -92,9 +93,9 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
         Thread.sleep(AT_REST.toMillis());
         Sampler.Cpu atRest = s.sampler().close(AT_REST_WINDOW, quiet, 0).asCpu();
         Map<String, Double> before = s.meters().edge();
-        s.sampler().watch(sale);
         s.sampler().mark("flash sale");
-        try {
+        // The writer may drain while the crowd still clicks: the watch sees when.
+        try (StatsWatch watch = new StatsWatch(s.sales(), s.stack().adminUrl(), sale)) {
             long t0 = System.nanoTime();
             Crowd crowd = new Crowd(s.users(), sale, s.stack().edgePort(), o.attempts(), t0);
             Progress.say("flash sale " + sale + ": " + o.stock() + " units, " + s.users().size() + " users x up to "
@@ -107,15 +108,10 @@ public record FlashSale(long saleId, int stock, long requests, double seconds, d
             Progress.say("flash sale " + sale + ": " + attempts.size() + " answers in " + (end - t0) / 1_000_000
                     + " ms, " + accepted + " accepted; waiting for the writer");
             StatsReading stats = s.await(sale, x -> x.drained(accepted), Duration.ofSeconds(120));
-            long drained = stats == null ? Long.MAX_VALUE : System.nanoTime();
-            // The sampler may have seen the drain earlier, while the crowd was still clicking.
-            long seen = s.sampler().saleSamples().stream().filter(x -> x.saleId() == sale && x.stats() != null
-                    && x.stats().drained(accepted) && x.nanos() >= t0).mapToLong(Sampler.SaleSample::nanos)
-                    .findFirst().orElse(Long.MAX_VALUE);
+            long drained = Math.min(stats == null ? Long.MAX_VALUE : System.nanoTime(),
+                    watch.firstAt(x -> x.drained(accepted)));
             return new Result(sale, t0, end, attempts, before, after, stats == null ? s.stats(sale) : stats,
-                    Math.min(drained, seen) == Long.MAX_VALUE ? -1 : Math.min(drained, seen), atRest);
-        } finally {
-            s.sampler().watch(-1);
+                    drained == Long.MAX_VALUE ? -1 : drained, atRest);
         }
     }
 
