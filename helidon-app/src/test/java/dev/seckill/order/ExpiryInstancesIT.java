@@ -134,7 +134,7 @@ class ExpiryInstancesIT {
         }
     }
 
-    /** Waits until the writer has written the order (read from MySQL: the service is down). */
+    /** Waits until the writer has written the order (read from MySQL: the service may be down). */
     private void awaitWritten(String orderId) {
         dev.seckill.testkit.Await.until(Shoppers.CONFIRMATION, () -> shop.sql(
                 "SELECT COUNT(*) FROM seckill_order WHERE order_id = ?", Long.parseLong(orderId)) == 1,
