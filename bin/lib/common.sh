@@ -145,7 +145,7 @@ component_marks() {
 is_component() {
   local cmd mark
   proc_running "$2" || return 1
-  cmd="$(tr '\0' ' ' < "/proc/$2/cmdline" 2>/dev/null) " || return 1
+  cmd="$(tr '\0' ' ' 2>/dev/null < "/proc/$2/cmdline") " || return 1
   while IFS= read -r mark; do
     [[ "$cmd" == *"$mark"* ]] || return 1
   done < <(component_marks "$1")
