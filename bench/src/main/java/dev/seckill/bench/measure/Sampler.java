@@ -303,15 +303,6 @@ public final class Sampler implements AutoCloseable {
         return b.cpuMicros().getOrDefault(key, 0L) - a.cpuMicros().getOrDefault(key, 0L);
     }
 
-    /** A file's text, or "" when it cannot be read (as when its process has just exited). */
-    public static String read(String path) {
-        try {
-            return Files.readString(Path.of(path));
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
     /** The memory section (and the service's RSS target): each component over the run and during the sale. */
     public static Section memory(List<Sample> samples, long saleStart, long saleEnd) {
         List<Memory> memory = COMPONENTS.stream().map(c -> {
